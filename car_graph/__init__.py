@@ -1,0 +1,1 @@
+"""car-graph: Controlling Authority Retrieval on Neo4j."""

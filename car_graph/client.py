@@ -1,0 +1,163 @@
+"""CarClient: the Python entry point for RAG applications.
+
+    with CarClient.from_env() as car:
+        for result in car.retrieve("Is lodash still vulnerable to prototype pollution?"):
+            print(result.doc_id, result.status, [h.rule for h in result.chain])
+
+The driver is created at the edge (``from_env``) or passed in; models load on first use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import date
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+from neo4j import Driver
+
+from car_graph.settings import Settings
+from car_graph.store import GraphStore
+
+if TYPE_CHECKING:
+    from car_graph.embedding import Embedder
+    from car_graph.evaluation import EvaluationReport
+    from car_graph.ingest.entities import EntityExtractor
+    from car_graph.ingest.pipeline import IngestSummary
+    from car_graph.ingest.records import DocumentRecord
+    from car_graph.ingest.rules import Rule
+    from car_graph.retrieval import Retrieval, Retriever, RetrievalSettings
+    from car_graph.types import Explanation, Result
+
+
+class CarClient:
+    def __init__(
+        self,
+        driver: Driver,
+        database: str | None = None,
+        *,
+        embedder: Embedder | None = None,
+        extractor: EntityExtractor | None = None,
+        embedding_model: str | None = None,
+        retrieval_settings: RetrievalSettings | None = None,
+        owns_driver: bool = False,
+    ) -> None:
+        self.driver = driver
+        self.database = database
+        self.store = GraphStore(driver, database)
+        self._embedder = embedder
+        self._extractor = extractor
+        self._embedding_model = embedding_model
+        self._retrieval_settings = retrieval_settings
+        self._owns_driver = owns_driver
+
+    @classmethod
+    def from_env(cls, settings: Settings | None = None, **kwargs: Any) -> CarClient:
+        """Connect with NEO4J_URI/NEO4J_USER/NEO4J_PASSWORD, or the managed local server."""
+        from car_graph.connection import connect
+
+        settings = settings or Settings.from_env()
+        return cls(
+            connect(settings),
+            settings.database,
+            embedding_model=settings.embedding_model,
+            owns_driver=True,
+            **kwargs,
+        )
+
+    # -- lazily loaded models ------------------------------------------------------------------
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            from car_graph.embedding import SentenceTransformerEmbedder
+
+            self._embedder = SentenceTransformerEmbedder(self._embedding_model)
+        return self._embedder
+
+    @property
+    def extractor(self) -> EntityExtractor:
+        if self._extractor is None:
+            from car_graph.ingest.entities import EntityExtractor
+
+            self._extractor = EntityExtractor()
+        return self._extractor
+
+    @property
+    def retriever(self) -> Retriever:
+        from car_graph.retrieval import Retriever
+
+        return Retriever(self.store, self.embedder, self.extractor, self._retrieval_settings)
+
+    # -- operations ----------------------------------------------------------------------------
+    def apply_schema(self) -> Any:
+        from car_graph import schema
+
+        return schema.apply(self.driver, self.database, self.embedder.dimensions)
+
+    def ingest(
+        self,
+        records: Iterable[DocumentRecord],
+        rules: Sequence[Rule] | None = None,
+        *,
+        progress: bool = False,
+        problems: Sequence[Any] = (),
+    ) -> IngestSummary:
+        from car_graph.ingest.pipeline import ingest_records
+
+        self.apply_schema()
+        return ingest_records(
+            records, self.store, self.embedder, self.extractor, rules,
+            progress=progress, problems=problems,
+        )
+
+    def ingest_file(
+        self, path: Path, *, format: str = "jsonl", rules_path: Path | None = None,
+        progress: bool = False,
+    ) -> IngestSummary:
+        from car_graph.ingest.sources import read_source
+        from car_graph.ingest.rules import load_rules
+
+        problems: list[Any] = []
+        records = list(read_source(path, format, problems))
+        rules = load_rules(rules_path) if rules_path else None
+        return self.ingest(records, rules, progress=progress, problems=problems)
+
+    def retrieve(
+        self, question: str, k: int = 5, as_of: date | None = None, domain: str | None = None
+    ) -> list[Result]:
+        return list(self.retrieve_report(question, k, as_of, domain).results)
+
+    def retrieve_report(
+        self, question: str, k: int = 5, as_of: date | None = None, domain: str | None = None
+    ) -> Retrieval:
+        """Results plus the query's anchors, suppressed anchors and ambiguous scopes."""
+        return self.retriever.retrieve(question, k, as_of, domain)
+
+    def explain(self, doc_id: str, as_of: date | None = None) -> Explanation:
+        return self.retriever.explain(doc_id, as_of)
+
+    def evaluate(
+        self, queries_path: Path, k: int = 5, systems: Sequence[str] | None = None,
+        domain: str | None = None, progress: bool = False,
+    ) -> EvaluationReport:
+        from car_graph.evaluation import evaluate, read_queries
+
+        return evaluate(
+            self.retriever, read_queries(queries_path), k=k, systems=systems, domain=domain,
+            progress=progress,
+        )
+
+    # -- lifecycle -----------------------------------------------------------------------------
+    def close(self) -> None:
+        if self._owns_driver:
+            self.driver.close()
+
+    def __enter__(self) -> CarClient:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()

@@ -1,0 +1,88 @@
+"""One exception root for car-graph.
+
+CarError
+├── ConfigError              settings or connection details are missing or invalid
+├── ServerError              the managed local Neo4j could not be installed, started or stopped
+├── UnsafeTargetError        a destructive operation was aimed at a non-loopback server
+├── UnknownQueryError        a Cypher statement name is not in the catalogue
+├── SchemaMismatchError      the vector index disagrees with the embedding model
+├── IngestError              an input record is malformed (file, line, reason)
+├── RulesError               a supersession rules file is invalid
+└── NotFoundError            a document id does not exist
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class CarError(Exception):
+    """Root of every error car-graph raises on purpose."""
+
+
+class ConfigError(CarError):
+    """Settings or connection details are missing or invalid."""
+
+
+class ServerError(CarError):
+    """The managed local Neo4j server could not be installed, started or stopped."""
+
+
+class UnsafeTargetError(CarError):
+    """A destructive operation was aimed at a server that is not on loopback."""
+
+
+class UnknownQueryError(CarError, KeyError):
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+    def __str__(self) -> str:
+        return f"no Cypher statement named {self.name!r} in the catalogue"
+
+
+class SchemaMismatchError(CarError):
+    def __init__(self, index: str, expected: int, found: int) -> None:
+        super().__init__(index, expected, found)
+        self.index, self.expected, self.found = index, expected, found
+
+    def __str__(self) -> str:
+        return (
+            f"vector index {self.index!r} has dimension {self.found}, but the embedding model "
+            f"produces {self.expected}; drop the index (car-graph reset --yes) or configure the "
+            "model the index was built with"
+        )
+
+
+@dataclass(frozen=True)
+class InputProblem:
+    """One rejected input record: where it was and why."""
+
+    source: str
+    line: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.source}:{self.line}: {self.reason}"
+
+
+class IngestError(CarError):
+    def __init__(self, source: str, line: int, reason: str) -> None:
+        super().__init__(source, line, reason)
+        self.problem = InputProblem(source, line, reason)
+
+    def __str__(self) -> str:
+        return str(self.problem)
+
+
+class RulesError(CarError):
+    def __init__(self, source: str, reason: str) -> None:
+        super().__init__(source, reason)
+        self.source, self.reason = source, reason
+
+    def __str__(self) -> str:
+        return f"{self.source}: {self.reason}"
+
+
+class NotFoundError(CarError, LookupError):
+    """A document id does not exist in the graph."""

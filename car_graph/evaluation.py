@@ -1,0 +1,167 @@
+"""``car-graph eval``: every system against the same Neo4j in one run, scored by strict TCA.
+
+Queries are JSON Lines: ``{"id": str, "question": str, "as_of"?: date, "gold": [ids],
+"anchors"?: [ids]}``. Strict TCA (Theorem 4) is computed against the supersession relation read
+back from the graph, so a system is judged by the same edges retrieval walks.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tqdm import tqdm
+
+from car_graph.errors import ConfigError, IngestError
+from car_graph.ingest.records import parse_date
+from car_graph.metrics import Edge, QueryScore, SupersessionGraph, SystemScores, score_query
+
+if TYPE_CHECKING:
+    from car_graph.retrieval import Retriever
+
+DEFAULT_SYSTEMS = ("bm25", "dense", "hybrid", "car")
+
+
+@dataclass(frozen=True)
+class EvalQuery:
+    id: str
+    question: str
+    gold: frozenset[str]
+    as_of: date | None = None
+    anchors: frozenset[str] | None = None
+
+
+@dataclass
+class SystemRun:
+    scores: SystemScores
+    rows: list[QueryScore]
+    retrieved: dict[str, list[str]]
+    latency_ms_p50: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**self.scores.as_dict(), "latency_ms_p50": round(self.latency_ms_p50, 2)}
+
+
+@dataclass
+class EvaluationReport:
+    k: int
+    n: int
+    systems: dict[str, SystemRun] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "k": self.k,
+            "n": self.n,
+            "systems": {name: run.as_dict() for name, run in self.systems.items()},
+        }
+
+    def table(self) -> str:
+        header = f"{'system':<8} {'TCA@' + str(self.k):>8} {'95% CI':>15} {'gold@k':>7} " \
+                 f"{'anchor_R':>8} {'MRR':>6} {'p50 ms':>7}"
+        lines = [f"n = {self.n} queries, k = {self.k}", header, "-" * len(header)]
+        for name, run in self.systems.items():
+            s = run.scores
+            recall = f"{s.anchor_recall:.3f}" if s.anchor_recall is not None else "-"
+            lines.append(
+                f"{name:<8} {s.tca:>8.3f} {f'[{s.tca_ci95[0]:.3f}, {s.tca_ci95[1]:.3f}]':>15} "
+                f"{s.gold_at_k:>7.3f} {recall:>8} {s.mrr:>6.3f} {run.latency_ms_p50:>7.1f}"
+            )
+        return "\n".join(lines)
+
+
+def _ids(value: Any, what: str) -> frozenset[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise ValueError(f"{what!r} must be a list of document ids")
+    return frozenset(value)
+
+
+def parse_queries(lines: Iterable[str], source: str) -> list[EvalQuery]:
+    """Every query of a JSON Lines file; the first bad line raises IngestError(file, line)."""
+    queries: list[EvalQuery] = []
+    seen: set[str] = set()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+            if not isinstance(obj, dict):
+                raise ValueError("a line must hold a JSON object")
+            qid, question = obj.get("id"), obj.get("question")
+            if not isinstance(qid, str) or not qid:
+                raise ValueError("missing string field 'id'")
+            if not isinstance(question, str) or not question.strip():
+                raise ValueError("missing string field 'question'")
+            if qid in seen:
+                raise ValueError(f"duplicate query id {qid!r}")
+            gold = _ids(obj.get("gold"), "gold")
+            if not gold:
+                raise ValueError("'gold' must name at least one document")
+            anchors = _ids(obj["anchors"], "anchors") if obj.get("anchors") is not None else None
+            queries.append(
+                EvalQuery(qid, question, gold, parse_date(obj.get("as_of"), "as_of"), anchors)
+            )
+            seen.add(qid)
+        except json.JSONDecodeError as e:
+            raise IngestError(source, number, f"invalid JSON: {e.msg}") from e
+        except ValueError as e:
+            raise IngestError(source, number, str(e)) from e
+    return queries
+
+
+def read_queries(path: Path) -> list[EvalQuery]:
+    if not path.is_file():
+        raise ConfigError(f"{path}: no such file")
+    with open(path, encoding="utf-8") as handle:
+        return parse_queries(handle, str(path))
+
+
+def supersession_graph(retriever: Retriever, domain: str | None = None) -> SupersessionGraph:
+    from car_graph.retrieval import to_date
+
+    rows = retriever.store.read("document_relations", domain=domain)
+    return SupersessionGraph(
+        Edge(r["newer"], r["older"], to_date(r["effective"]), bool(r["partial"])) for r in rows
+    )
+
+
+def evaluate(
+    retriever: Retriever,
+    queries: Sequence[EvalQuery],
+    *,
+    k: int = 5,
+    systems: Sequence[str] | None = None,
+    domain: str | None = None,
+    progress: bool = False,
+) -> EvaluationReport:
+    systems = list(systems or DEFAULT_SYSTEMS)
+    unknown = set(systems) - set(DEFAULT_SYSTEMS)
+    if unknown:
+        raise ConfigError(f"unknown systems {sorted(unknown)}; choose from {DEFAULT_SYSTEMS}")
+    graph = supersession_graph(retriever, domain)
+    report = EvaluationReport(k=k, n=len(queries))
+    for system in systems:
+        rows: list[QueryScore] = []
+        retrieved: dict[str, list[str]] = {}
+        latencies: list[float] = []
+        for query in tqdm(queries, desc=system, unit="q", disable=not progress):
+            started = time.perf_counter()
+            ids, anchor_ids = retriever.search(system, query.question, k, query.as_of, domain)
+            latencies.append((time.perf_counter() - started) * 1000)
+            retrieved[query.id] = ids
+            rows.append(
+                score_query(
+                    query.id, ids, k, set(query.gold), graph, query.as_of,
+                    set(query.anchors) if query.anchors else None, anchor_ids,
+                )
+            )
+        report.systems[system] = SystemRun(
+            SystemScores.from_rows(rows), rows, retrieved,
+            statistics.median(latencies) if latencies else 0.0,
+        )
+    return report

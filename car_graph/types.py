@@ -1,0 +1,78 @@
+"""Typed results. Field names match the RETURN columns of the Cypher that produces them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from enum import StrEnum
+
+
+class Status(StrEnum):
+    ACTIVE = "active"
+    SUPERSEDED = "superseded"                    # a full superseder is effective
+    PARTIALLY_SUPERSEDED = "partially_superseded"  # only partial superseders (in part, lot recall)
+    WITHDRAWN = "withdrawn"                      # withdrawn, and nothing supersedes it
+    UNRESOLVED = "unresolved"                    # same scope as a possible superseder, no rule decided
+
+
+@dataclass(frozen=True)
+class Hop:
+    """One SUPERSEDES edge walked from the anchor towards the controlling document."""
+
+    from_id: str        # the older document
+    to_id: str          # the document that supersedes it
+    rule: str
+    effective: date | None
+    evidence: str | None
+    partial: bool = False
+
+
+@dataclass(frozen=True)
+class Result:
+    """One controlling document, with the anchor it was reached from and the chain between them."""
+
+    doc_id: str
+    title: str
+    kind: str | None
+    domain: str | None
+    published: date | None
+    status: Status
+    score: float
+    anchor_id: str
+    chain: tuple[Hop, ...] = ()
+    text: str = ""
+
+    @property
+    def is_anchor(self) -> bool:
+        return not self.chain
+
+
+@dataclass(frozen=True)
+class Retrieval:
+    """A ranked answer plus what the query learned along the way."""
+
+    question: str
+    as_of: date | None
+    results: tuple[Result, ...]
+    anchors: tuple[str, ...]           # fused anchor ids, best first
+    suppressed: int                    # superseded anchors replaced by their controlling documents
+    ambiguous_scopes: tuple[str, ...]  # anchor scopes holding more than one chain (kappa > 1)
+    question_entities: tuple[str, ...] = ()
+
+    @property
+    def ids(self) -> list[str]:
+        return [r.doc_id for r in self.results]
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Where one document stands: its status and every chain to its controlling documents."""
+
+    doc_id: str
+    title: str
+    status: Status
+    as_of: date | None
+    controlling: tuple[Result, ...]
+    superseded_by: tuple[Hop, ...]
+    supersedes: tuple[Hop, ...]
+    scope: tuple[str, ...] = field(default_factory=tuple)

@@ -1,0 +1,170 @@
+"""Declarative supersession rules, one YAML file per domain.
+
+A rule says: a document of kind ``newer_kind`` supersedes a document of kind ``older_kind`` when
+they share a scope entity of one of the ``scope`` types and the optional conditions hold::
+
+    domain: security            # optional: the rule only links documents of this domain
+    rules:
+      - name: release_fixes_advisory
+        newer_kind: release      # a kind or a list of kinds
+        older_kind: advisory
+        scope: package           # entity type(s) the two documents must share (never across scopes)
+        order: any               # 'later': newer.published > older.published; 'any': authority only
+        match:                   # optional attribute condition (version-aware with 'versioning')
+          newer: version         # attribute of the newer document
+          older: fixed_versions  # attribute of the older document
+          op: in                 # in | intersects | equals
+          versioning: ecosystem  # optional: canonicalise both with this scheme, or '@attr' to read
+                                 # the scheme from the document's attribute (e.g. '@ecosystem')
+        partial: false           # partial supersession: the older document stays in force in part
+        partial_from: partial    # optional: a boolean attribute of the newer doc overrides 'partial'
+        confidence: 1.0
+
+Rules are executed in Cypher (queries/apply_rule.cypher) with these fields as parameters; each
+edge records the rule's name and its evidence (the shared scope keys and the matched values).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from car_graph.errors import RulesError
+from car_graph.ingest.records import NAME_PATTERN
+
+MATCH_OPS = ("in", "intersects", "equals")
+ORDERS = ("any", "later")
+
+
+@dataclass(frozen=True)
+class AttributeMatch:
+    newer: str
+    older: str
+    op: str
+    versioning: str | None = None
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    newer_kinds: tuple[str, ...]
+    older_kinds: tuple[str, ...]
+    scope_types: tuple[str, ...]
+    order: str = "any"
+    match: AttributeMatch | None = None
+    partial: bool = False
+    partial_from: str | None = None
+    confidence: float = 1.0
+    domain: str | None = None
+    description: str = ""
+
+    def parameters(self) -> dict[str, Any]:
+        """The rule as parameters of queries/apply_rule.cypher."""
+        return {
+            "rule": self.name,
+            "newer_kinds": list(self.newer_kinds),
+            "older_kinds": list(self.older_kinds),
+            "scope_types": list(self.scope_types),
+            "require_later": self.order == "later",
+            "match_op": self.match.op if self.match else None,
+            "newer_attr": f"attr_{self.match.newer}" if self.match else None,
+            "older_attr": f"attr_{self.match.older}" if self.match else None,
+            "partial": self.partial,
+            "partial_attr": f"attr_{self.partial_from}" if self.partial_from else None,
+            "confidence": self.confidence,
+            "domain": self.domain,
+        }
+
+
+def _names(value: Any, what: str, source: str) -> tuple[str, ...]:
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list) or not items or not all(isinstance(i, str) for i in items):
+        raise RulesError(source, f"{what} must be a name or a non-empty list of names")
+    for item in items:
+        if not NAME_PATTERN.match(item):
+            raise RulesError(source, f"{what} {item!r} must match {NAME_PATTERN.pattern}")
+    return tuple(items)
+
+
+def parse_rules(data: Any, source: str) -> list[Rule]:
+    if not isinstance(data, Mapping) or not isinstance(data.get("rules"), list):
+        raise RulesError(source, "a rules file is a mapping with a 'rules' list")
+    domain = data.get("domain")
+    if domain is not None and not isinstance(domain, str):
+        raise RulesError(source, "'domain' must be a string")
+    rules: list[Rule] = []
+    for position, raw in enumerate(data["rules"], start=1):
+        where = f"{source} rule {position}"
+        if not isinstance(raw, Mapping):
+            raise RulesError(where, "each rule is a mapping")
+        unknown = set(raw) - {
+            "name", "description", "newer_kind", "older_kind", "scope", "order", "match",
+            "partial", "partial_from", "confidence", "domain",
+        }
+        if unknown:
+            raise RulesError(where, f"unknown keys {sorted(unknown)}")
+        name = raw.get("name")
+        if not isinstance(name, str) or not NAME_PATTERN.match(name):
+            raise RulesError(where, "'name' must be an identifier")
+        order = raw.get("order", "any")
+        if order not in ORDERS:
+            raise RulesError(where, f"'order' must be one of {ORDERS}")
+        match = None
+        if raw.get("match") is not None:
+            m = raw["match"]
+            if not isinstance(m, Mapping) or m.get("op") not in MATCH_OPS:
+                raise RulesError(where, f"'match' needs newer, older and op in {MATCH_OPS}")
+            newer, older = (_names(m.get(k), f"match.{k}", where)[0] for k in ("newer", "older"))
+            versioning = m.get("versioning")
+            if versioning is not None and not isinstance(versioning, str):
+                raise RulesError(where, "'match.versioning' must be a scheme name or '@attribute'")
+            match = AttributeMatch(newer, older, m["op"], versioning)
+        partial = raw.get("partial", False)
+        if not isinstance(partial, bool):
+            raise RulesError(where, "'partial' must be true or false")
+        partial_from = raw.get("partial_from")
+        if partial_from is not None:
+            partial_from = _names(partial_from, "partial_from", where)[0]
+        confidence = raw.get("confidence", 1.0)
+        if not isinstance(confidence, (int, float)) or not 0 < confidence <= 1:
+            raise RulesError(where, "'confidence' must be a number in (0, 1]")
+        rules.append(
+            Rule(
+                name=name,
+                newer_kinds=_names(raw.get("newer_kind"), "newer_kind", where),
+                older_kinds=_names(raw.get("older_kind"), "older_kind", where),
+                scope_types=_names(raw.get("scope"), "scope", where),
+                order=order,
+                match=match,
+                partial=partial,
+                partial_from=partial_from,
+                confidence=float(confidence),
+                domain=raw.get("domain", domain),
+                description=str(raw.get("description", "")),
+            )
+        )
+    names = [r.name for r in rules]
+    if len(set(names)) != len(names):
+        raise RulesError(source, "rule names must be unique")
+    return rules
+
+
+def load_rules(path: Path) -> list[Rule]:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as e:
+        raise RulesError(str(path), f"cannot read rules: {e}") from e
+    return parse_rules(data, str(path))
+
+
+def bundled_rules(domain: str) -> list[Rule]:
+    """The rules shipped for a domain (ingest/rules/<domain>.yaml)."""
+    resource = resources.files("car_graph.ingest") / "rules" / f"{domain}.yaml"
+    if not resource.is_file():
+        raise RulesError(f"rules/{domain}.yaml", "no bundled rules for this domain")
+    return parse_rules(yaml.safe_load(resource.read_text(encoding="utf-8")), f"rules/{domain}.yaml")

@@ -1,0 +1,1 @@
+"""Every Cypher statement car-graph runs, one statement per ``.cypher`` file (package data)."""

@@ -1,0 +1,9 @@
+// Link documents to entities they merely mention (found by the spaCy pipeline); not scope.
+// params: $rows list<map>: {doc_id: string, type: string, key: string, name: string}
+// returns: links int
+UNWIND $rows AS row
+MATCH (d:Document {id: row.doc_id})
+MERGE (e:Entity {type: row.type, key: row.key})
+  ON CREATE SET e.name = row.name
+MERGE (d)-[:MENTIONS]->(e)
+RETURN count(*) AS links
