@@ -44,11 +44,15 @@ def text(name: str, package: str = QUERY_PACKAGE) -> str:
     return resource.read_text(encoding="utf-8")
 
 
+def statement(name: str, package: str = QUERY_PACKAGE) -> LiteralString:
+    """The statement as the driver's ``LiteralString`` (for ``Transaction.run``)."""
+    # The one place a file's text becomes a LiteralString: it comes from our own package data.
+    return cast(LiteralString, text(name, package))
+
+
 def load(name: str, *, timeout: float | None = None, package: str = QUERY_PACKAGE) -> Query:
     """A ``neo4j.Query`` for the named statement, tagged so it shows in the server's query log."""
-    # The one place a file's text becomes a LiteralString: it comes from our own package data.
-    statement = cast(LiteralString, text(name, package))
-    return Query(statement, metadata={"car_query": name}, timeout=timeout)
+    return Query(statement(name, package), metadata={"car_query": name}, timeout=timeout)
 
 
 def load_schema(name: str) -> Query:

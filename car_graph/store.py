@@ -43,11 +43,11 @@ class GraphStore:
         """One transaction per batch: documents, their scope links and their mentions."""
 
         def work(tx: ManagedTransaction) -> None:
-            tx.run(cypher.load("upsert_documents"), rows=list(documents)).consume()
+            tx.run(cypher.statement("upsert_documents"), rows=list(documents)).consume()
             if scope:
-                tx.run(cypher.load("link_scope"), rows=list(scope)).consume()
+                tx.run(cypher.statement("link_scope"), rows=list(scope)).consume()
             if mentions:
-                tx.run(cypher.load("link_mentions"), rows=list(mentions)).consume()
+                tx.run(cypher.statement("link_mentions"), rows=list(mentions)).consume()
 
         with self.driver.session(database=self.database) as session:
             session.execute_write(work)

@@ -29,8 +29,9 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-# Entity types whose names are worth teaching the extractor, so mentions in other documents link.
-NAMED_SCOPE_TYPES = ("drug", "package", "case")
+# Scope types whose keys are plain names (packages carry an ecosystem prefix, so they are
+# matched at query time through the fuzzy entity index instead).
+NAMED_SCOPE_TYPES = ("drug", "case")
 
 
 @dataclass

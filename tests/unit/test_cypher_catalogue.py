@@ -50,7 +50,7 @@ def _first_argument_is_catalogue_load(call: ast.Call) -> bool:
     if isinstance(arg, ast.Call):
         func = arg.func
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-        return name in {"load", "load_schema"}
+        return name in {"load", "load_schema", "statement"}
     # a variable holding a loaded Query, or the LiteralString cast inside cypher.py itself
     return isinstance(arg, ast.Name)
 
