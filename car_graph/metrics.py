@@ -1,0 +1,338 @@
+"""Evaluation metrics for Controlling Authority Retrieval: pure functions, no Neo4j.
+
+The retrieval target of CAR (paper §1, Def. 3) is the active frontier of the authority closure of
+the query's anchors, ``front(cl(A))``. Relevance metrics cannot see it: a system can put every gold
+document in its top k and still hand the reader a superseded document without its superseder. So
+the headline metric here is *strict* TCA, Theorem 4 checked on the top k, and the relevance
+metrics (gold@k, MRR) and anchor recall sit next to it to show *where* a system fails (Prop. 1:
+TCA = R_anchor · φ · R_frontier).
+
+Supersession semantics shared by the metrics and the synthetic benchmark's gold:
+
+* An edge ``newer ⇝ older`` is in force *as of* a date when it has no effective date or its
+  effective date is on or before that date; ``as_of=None`` means no cut-off.
+* A **partial** edge (overruled in part, a recall of some lots) pulls the newer document into the
+  closure but does not remove the older one from the frontier: the older one still controls in part.
+* ``cl(A)`` follows every edge in force (full or partial), transitively, from older to newer.
+* ``front(S)`` keeps ``d ∈ S`` unless some ``d' ∈ S`` is reached from ``d`` along full edges while
+  ``d`` is not reached back from ``d'``. Reachability is transitive over the whole graph, as the
+  paper's ``⇝`` is, so for the chain d1⇝d2⇝d3 the set {d1, d3} has frontier {d3}. Members of a
+  supersession cycle reach each other, so they are all kept: a cycle is a data error the frontier
+  must surface, not silently break (the paper's definition would make a pure cycle's frontier
+  empty).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+__all__ = [
+    "Edge",
+    "QueryScore",
+    "SupersessionGraph",
+    "SystemScores",
+    "aggregate",
+    "anchor_recall",
+    "gold_at_k",
+    "kappa",
+    "phi",
+    "reciprocal_rank",
+    "score_query",
+    "strict_tca",
+    "superseded_leak",
+    "wilson_interval",
+]
+
+
+@dataclass(frozen=True)
+class Edge:
+    """``newer`` supersedes ``older`` from ``effective`` on (None: always in force)."""
+
+    newer: str
+    older: str
+    effective: date | None = None
+    partial: bool = False
+
+    def in_force(self, as_of: date | None) -> bool:
+        return as_of is None or self.effective is None or self.effective <= as_of
+
+
+EdgeLike = Edge | tuple[str, str, date | None, bool]
+
+
+class SupersessionGraph:
+    """The supersession relation of a corpus, queried as of a date.
+
+    Built from edges ``(newer_id, older_id, effective, partial)``; documents without edges need not
+    be declared (they are active and their closure is themselves).
+    """
+
+    def __init__(self, edges: Iterable[EdgeLike] = ()) -> None:
+        self._newer_of: dict[str, list[Edge]] = {}
+        self._edges: list[Edge] = []
+        for raw in edges:
+            edge = raw if isinstance(raw, Edge) else Edge(*raw)
+            if edge.newer == edge.older:
+                raise ValueError(f"a document cannot supersede itself: {edge.newer!r}")
+            self._edges.append(edge)
+            self._newer_of.setdefault(edge.older, []).append(edge)
+
+    @property
+    def edges(self) -> tuple[Edge, ...]:
+        return tuple(self._edges)
+
+    def superseders(self, doc: str, as_of: date | None = None) -> tuple[Edge, ...]:
+        """The direct edges (full and partial) in force as of ``as_of`` that supersede ``doc``."""
+        return tuple(e for e in self._newer_of.get(doc, ()) if e.in_force(as_of))
+
+    def is_superseded(self, doc: str, as_of: date | None = None) -> bool:
+        """True when a FULL superseder of ``doc`` is in force as of ``as_of``."""
+        return any(not e.partial for e in self.superseders(doc, as_of))
+
+    def descendants(self, doc: str, as_of: date | None = None, full_only: bool = False) -> set[str]:
+        """Every document reachable from ``doc`` by one or more edges (``doc`` only via a cycle)."""
+        seen: set[str] = set()
+        queue = deque([doc])
+        while queue:
+            for edge in self.superseders(queue.popleft(), as_of):
+                if full_only and edge.partial:
+                    continue
+                if edge.newer not in seen:
+                    seen.add(edge.newer)
+                    queue.append(edge.newer)
+        return seen
+
+    def reaches(self, d: str, d2: str, as_of: date | None = None, full_only: bool = False) -> bool:
+        """``d ⇝ d2`` transitively: ``d2`` supersedes ``d`` directly or through a chain."""
+        return d2 in self.descendants(d, as_of, full_only)
+
+    def closure(self, anchors: Iterable[str], as_of: date | None = None) -> set[str]:
+        """``cl(A)``: the anchors plus everything that supersedes them, transitively."""
+        result = set(anchors)
+        for anchor in list(result):
+            result |= self.descendants(anchor, as_of)
+        return result
+
+    def frontier(self, docs: Iterable[str], as_of: date | None = None) -> set[str]:
+        """``front(S)``: members not fully superseded from inside ``S`` (cycle members are kept)."""
+        members = set(docs)
+        reach = {d: self.descendants(d, as_of, full_only=True) for d in members}
+        return {
+            d
+            for d in members
+            if not any(x in members and x != d and d not in reach[x] for x in reach[d])
+        }
+
+    def controlling(self, anchors: Iterable[str], as_of: date | None = None) -> set[str]:
+        """``front(cl(A))``, the CAR target of a query with anchors ``A``."""
+        return self.frontier(self.closure(anchors, as_of), as_of)
+
+
+def strict_tca(
+    retrieved: Sequence[str],
+    k: int,
+    gold: set[str],
+    graph: SupersessionGraph,
+    as_of: date | None = None,
+    anchors: set[str] | None = None,
+) -> bool:
+    """Temporal-controlling accuracy of the top ``k``, by Theorem 4 (CAR-correctness).
+
+    TCA = 1 iff (i) frontier inclusion: the required frontier — ``front(cl(anchors))`` when the
+    query's anchors are known, else ``gold`` — and ``gold`` itself are all in the top k; and
+    (ii) no ignored superseder: every top-k document superseded as of ``as_of`` has something in
+    the top k that supersedes it, directly or transitively ({d1, d3} is fine for d1⇝d2⇝d3).
+
+    This is stricter than the paper's measured TCA ("the gold superseder is in the top k"): a
+    stale document left in the list without its superseder fails the query, because that is what
+    misleads a reader.
+    """
+    top = list(dict.fromkeys(retrieved[:k]))
+    in_top = set(top)
+    required = graph.controlling(anchors, as_of) if anchors else set()
+    if not (required | set(gold)) <= in_top:
+        return False
+    for d in top:
+        if graph.is_superseded(d, as_of) and not any(
+            graph.reaches(d, other, as_of) for other in top if other != d
+        ):
+            return False
+    return True
+
+
+def gold_at_k(retrieved: Sequence[str], k: int, gold: set[str]) -> bool:
+    """All gold documents are in the top ``k`` (False for an empty gold set).
+
+    "All" rather than "any": when a partial supersession leaves two controlling documents, a
+    system that returns only one has not found the controlling authority. It is the relevance
+    view of condition (i) of Theorem 4, without condition (ii).
+    """
+    return bool(gold) and set(gold) <= set(retrieved[:k])
+
+
+def anchor_recall(retrieved_anchor_ids: Sequence[str], k: int, anchors: set[str]) -> float | None:
+    """Fraction of the query's anchors among the system's top-k anchor candidates (R_anchor).
+
+    None when the query has no anchors: the quantity is undefined, and averaging a made-up 0 or 1
+    into R_anchor would bias it.
+    """
+    if not anchors:
+        return None
+    return len(set(anchors) & set(retrieved_anchor_ids[:k])) / len(set(anchors))
+
+
+def reciprocal_rank(retrieved: Sequence[str], gold: set[str], k: int | None = None) -> float:
+    """1 / rank of the first gold document (0 when none is retrieved, or none in the top ``k``)."""
+    for rank, doc in enumerate(retrieved[:k] if k is not None else retrieved, start=1):
+        if doc in gold:
+            return 1.0 / rank
+    return 0.0
+
+
+def superseded_leak(
+    retrieved: Sequence[str], k: int, graph: SupersessionGraph, as_of: date | None = None
+) -> float:
+    """Share of the top ``k`` that is superseded as of ``as_of`` (0 for an empty list)."""
+    top = list(retrieved[:k])
+    if not top:
+        return 0.0
+    return sum(graph.is_superseded(d, as_of) for d in top) / len(top)
+
+
+def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion; (0, 1) when ``n`` is 0.
+
+    Wilson rather than the normal approximation because TCA sits near 0 or 1 on many systems,
+    where the normal interval leaves [0, 1] or collapses to a point.
+    """
+    if n < 0 or not 0 <= successes <= n:
+        raise ValueError(f"need 0 <= successes <= n, got {successes}/{n}")
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    z2 = z * z
+    denominator = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def kappa(scope_docs_count: int, closure_size: int) -> float:
+    """Scope ambiguity ratio κ(q) = |D_σ(q)| / |cl(A(q))| (paper Def. 5).
+
+    κ = 1 when the scope holds exactly one authority chain; κ > 1 when same-scope documents
+    outside the chain (another flaw in the same package, an older release) could be mistaken for it.
+    """
+    if closure_size <= 0:
+        raise ValueError("closure_size must be positive (a closure holds at least its anchor)")
+    if scope_docs_count < 0:
+        raise ValueError("scope_docs_count must not be negative")
+    return scope_docs_count / closure_size
+
+
+def phi(kappa_value: float) -> float:
+    """Scope identifiability φ = min(1, 1/κ); the ceiling TCA ≤ φ·R_anchor of Prop. 2."""
+    if kappa_value < 0:
+        raise ValueError("kappa must not be negative")
+    return 1.0 if kappa_value == 0 else min(1.0, 1.0 / kappa_value)
+
+
+@dataclass(frozen=True)
+class QueryScore:
+    """The per-query row that ``aggregate`` averages."""
+
+    query_id: str
+    tca: bool
+    gold_at_k: bool
+    reciprocal_rank: float
+    anchor_recall: float | None = None
+
+
+def score_query(
+    query_id: str,
+    retrieved: Sequence[str],
+    k: int,
+    gold: set[str],
+    graph: SupersessionGraph,
+    as_of: date | None = None,
+    anchors: set[str] | None = None,
+    retrieved_anchor_ids: Sequence[str] | None = None,
+) -> QueryScore:
+    """Every per-query metric of one ranked list (anchor recall only when anchors are known)."""
+    recall = None
+    if anchors and retrieved_anchor_ids is not None:
+        recall = anchor_recall(retrieved_anchor_ids, k, anchors)
+    return QueryScore(
+        query_id=query_id,
+        tca=strict_tca(retrieved, k, gold, graph, as_of, anchors),
+        gold_at_k=gold_at_k(retrieved, k, gold),
+        reciprocal_rank=reciprocal_rank(retrieved, gold),
+        anchor_recall=recall,
+    )
+
+
+@dataclass(frozen=True)
+class SystemScores:
+    """One system's means over a query set, with a 95% Wilson interval on TCA."""
+
+    tca: float
+    gold_at_k: float
+    anchor_recall: float | None
+    mrr: float
+    tca_ci95: tuple[float, float]
+    n: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "tca": self.tca,
+            "gold_at_k": self.gold_at_k,
+            "anchor_recall": self.anchor_recall,
+            "mrr": self.mrr,
+            "tca_ci95": list(self.tca_ci95),
+            "n": self.n,
+        }
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[QueryScore | Mapping[str, Any]]) -> SystemScores:
+        """Average per-query rows (``QueryScore`` or mappings with the same field names;
+        ``rr`` is accepted for ``reciprocal_rank``). Anchor recall averages only the rows that
+        have it; it is None when no row does."""
+        tca: list[bool] = []
+        gold: list[bool] = []
+        rr: list[float] = []
+        recall: list[float] = []
+        for row in rows:
+            if isinstance(row, QueryScore):
+                values: Mapping[str, Any] = {
+                    "tca": row.tca,
+                    "gold_at_k": row.gold_at_k,
+                    "reciprocal_rank": row.reciprocal_rank,
+                    "anchor_recall": row.anchor_recall,
+                }
+            else:
+                values = row
+            tca.append(bool(values["tca"]))
+            gold.append(bool(values["gold_at_k"]))
+            rr.append(float(values.get("reciprocal_rank", values.get("rr", 0.0))))
+            if values.get("anchor_recall") is not None:
+                recall.append(float(values["anchor_recall"]))
+        n = len(tca)
+        successes = sum(tca)
+        return cls(
+            tca=successes / n if n else 0.0,
+            gold_at_k=sum(gold) / n if n else 0.0,
+            anchor_recall=sum(recall) / len(recall) if recall else None,
+            mrr=sum(rr) / n if n else 0.0,
+            tca_ci95=wilson_interval(successes, n),
+            n=n,
+        )
+
+
+def aggregate(rows: Iterable[QueryScore | Mapping[str, Any]]) -> dict[str, Any]:
+    """``{"tca", "gold_at_k", "anchor_recall", "mrr", "tca_ci95": [lo, hi], "n"}`` over the rows."""
+    return SystemScores.from_rows(rows).as_dict()
