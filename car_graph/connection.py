@@ -1,0 +1,120 @@
+"""Opening a driver for the configured Neo4j, and the guarded destructive operations.
+
+Why the guards: ``wipe_database`` and ``schema.drop_schema`` delete everything in a database.
+They are meant for a developer's or a test run's own server, so they refuse any URI that does
+not point at loopback unless the caller opts in explicitly (tests: ``CAR_ALLOW_REMOTE_WIPE=1``).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+import neo4j
+from neo4j import GraphDatabase
+from neo4j.exceptions import AuthError, DriverError, Neo4jError
+
+from car_graph import cypher
+from car_graph.errors import ConfigError, ServerError, UnsafeTargetError
+from car_graph.local_server import LocalNeo4j
+from car_graph.settings import Settings
+
+MANAGED_INSTANCE = "default"
+WIPE_BATCH_SIZE = 10_000
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where to connect. ``managed`` is True for car-graph's own local server."""
+
+    uri: str
+    user: str
+    password: str = field(repr=False)
+    managed: bool = False
+
+
+def resolve_target(settings: Settings) -> Target:
+    """``NEO4J_URI`` (with user/password) if set, else the managed instance "default"."""
+    if settings.neo4j_uri:
+        if settings.neo4j_password is None:
+            raise ConfigError(
+                f"NEO4J_URI is set to {settings.neo4j_uri} but no password was given: set "
+                "NEO4J_PASSWORD (or pass --password). Unset NEO4J_URI to use the managed "
+                "local server instead."
+            )
+        return Target(settings.neo4j_uri, settings.neo4j_user, settings.neo4j_password)
+    server = LocalNeo4j(settings.home, settings.neo4j_version, MANAGED_INSTANCE)
+    try:
+        uri, user, password = server.connection()
+    except ServerError as exc:
+        raise ConfigError(
+            f"no Neo4j to talk to: NEO4J_URI is unset and the managed server under "
+            f"{settings.home} is not running ({exc}). Run `car-graph neo4j start`, or set "
+            "NEO4J_URI/NEO4J_USER/NEO4J_PASSWORD."
+        ) from exc
+    return Target(uri, user, password, managed=True)
+
+
+def open_driver(target: Target, *, verify: bool = True) -> neo4j.Driver:
+    """A driver for ``target``; with ``verify``, connection problems become ConfigError now
+    rather than a stack trace at the first query."""
+    driver = GraphDatabase.driver(target.uri, auth=(target.user, target.password))
+    if verify:
+        try:
+            driver.verify_connectivity()
+        except AuthError as exc:
+            driver.close()
+            raise ConfigError(f"Neo4j at {target.uri} rejected user {target.user!r}: {exc}") from exc
+        except (DriverError, Neo4jError, OSError) as exc:
+            driver.close()
+            raise ConfigError(f"cannot reach Neo4j at {target.uri}: {exc}") from exc
+    return driver
+
+
+def connect(settings: Settings) -> neo4j.Driver:
+    """A verified driver for the configured server. The caller closes it."""
+    return open_driver(resolve_target(settings))
+
+
+def is_loopback_uri(uri: str) -> bool:
+    """True if the URI's host is ``localhost`` or a loopback address (127.0.0.0/8, ::1)."""
+    try:
+        host = urlsplit(uri).hostname
+    except ValueError:
+        return False
+    if not host:
+        return False
+    if host.lower() == "localhost":
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return address.is_loopback
+
+
+def ensure_local_target(uri: str, allow_remote: bool = False, action: str = "wipe") -> None:
+    """Raise UnsafeTargetError unless ``uri`` is loopback or the caller opted in."""
+    if not allow_remote and not is_loopback_uri(uri):
+        raise UnsafeTargetError(
+            f"refusing to {action} {uri}: it is not a loopback server. Destructive operations "
+            "only run against localhost (tests may set CAR_ALLOW_REMOTE_WIPE=1)."
+        )
+
+
+def wipe_database(driver: neo4j.Driver, database: str, uri: str, allow_remote: bool = False) -> int:
+    """Delete every node and relationship; return how many nodes were deleted.
+
+    Data only: indexes and constraints stay, because ``schema.apply`` is idempotent and tests
+    re-apply it cheaply. Dropping schema is ``schema.drop_schema`` (used by ``reset``), which
+    only drops names from car-graph's own graph_schema/ allow-list. The delete runs as an
+    auto-commit query in batches (CALL ... IN TRANSACTIONS), so a large graph does not need
+    one huge transaction.
+    """
+    ensure_local_target(uri, allow_remote, "wipe")
+    with driver.session(database=database) as session:
+        summary = session.run(cypher.load("wipe_nodes"), batch_size=WIPE_BATCH_SIZE).consume()
+    return summary.counters.nodes_deleted

@@ -1,0 +1,183 @@
+"""Shared fixtures: one real Neo4j per test session, never a mock.
+
+Server choice, in order:
+
+1. ``NEO4J_URI`` (+ ``NEO4J_USER``/``NEO4J_PASSWORD``): an already-running server.
+2. Docker, if an engine answers: testcontainers ``neo4j:5.26-community``.
+3. car-graph's managed ``LocalNeo4j`` under ``Settings.from_env().home`` (jars from Maven
+   Central), as a per-session instance ``test-<pid>`` on free loopback ports, stopped and
+   deleted at session end. Per-session rather than one shared "test" instance, so two
+   concurrent pytest runs neither wipe each other's data nor stop each other's server.
+
+No server at all: ``pytest.fail`` when ``CI=true`` (a skipped integration suite must never look
+green in CI), ``pytest.skip`` otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import neo4j
+import pytest
+from neo4j import GraphDatabase
+
+from car_graph import schema
+from car_graph.connection import wipe_database
+from car_graph.errors import SchemaMismatchError, ServerError
+from car_graph.local_server import LocalNeo4j
+from car_graph.settings import Settings
+
+TEST_DIMENSIONS = 384
+SERVER_FIXTURES = {"neo4j_target", "driver", "db", "local_server"}
+
+
+@dataclass(frozen=True)
+class Neo4jTarget:
+    """The server this session talks to. ``server`` is set when it is a managed LocalNeo4j."""
+
+    uri: str
+    user: str
+    password: str = field(repr=False)
+    source: str  # "env", "docker" or "local"
+    database: str
+    server: LocalNeo4j | None = None
+
+
+def unavailable(reason: str) -> None:
+    """Fail in CI, skip elsewhere: integration tests must not silently vanish from CI."""
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"{reason} (CI=true, so this is a failure, not a skip)", pytrace=False)
+    pytest.skip(reason)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test that uses a server fixture carries the ``neo4j`` marker (-m 'not neo4j')."""
+    for item in items:
+        if SERVER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.neo4j)
+
+
+def _docker_engine() -> bool:
+    try:
+        import docker
+        from docker.errors import DockerException
+    except ImportError:
+        return False
+    try:
+        return bool(docker.from_env().ping())
+    except DockerException:  # no socket, engine down, or permission denied: "no engine"
+        return False
+
+
+def start_local(instance: str) -> LocalNeo4j:
+    """Start a managed server instance on free loopback ports, or skip/fail if impossible."""
+    settings = Settings.from_env()
+    server = LocalNeo4j(settings.home, settings.neo4j_version, instance)
+    try:
+        server.start(timeout=180)
+    except ServerError as exc:
+        unavailable(f"no Neo4j: NEO4J_URI unset, no Docker engine, and the local server failed: {exc}")
+    return server
+
+
+def discard_local(server: LocalNeo4j) -> None:
+    """Stop a session's server and delete its instance directory (data, logs, password)."""
+    try:
+        server.stop(progress=lambda _msg: None)
+    finally:
+        shutil.rmtree(server.instance_dir, ignore_errors=True)
+
+
+def _sweep_stale_test_instances(settings: Settings) -> None:
+    """Remove ``test-*`` instances left by sessions that were killed before their teardown."""
+    root = settings.home / "instances"
+    if not root.is_dir():
+        return
+    for path in root.glob("test-*"):
+        if not path.is_dir():
+            continue
+        owner = path.name.rsplit("-", 1)[-1]
+        if owner.isdigit() and _pid_exists(int(owner)):
+            continue  # its pytest session is still alive (maybe still starting the server)
+        server = LocalNeo4j(settings.home, settings.neo4j_version, path.name)
+        if not server.status().running:
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def _pid_exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+@pytest.fixture(scope="session")
+def neo4j_target() -> Iterator[Neo4jTarget]:
+    settings = Settings.from_env()
+    if uri := os.environ.get("NEO4J_URI"):
+        user = os.environ.get("NEO4J_USER") or os.environ.get("NEO4J_USERNAME") or "neo4j"
+        password = os.environ.get("NEO4J_PASSWORD")
+        if password is None:
+            unavailable("NEO4J_URI is set but NEO4J_PASSWORD is not")
+        yield Neo4jTarget(uri, user, password or "", "env", settings.database)
+        return
+
+    if _docker_engine():
+        from testcontainers.community.neo4j import Neo4jContainer
+
+        container = Neo4jContainer("neo4j:5.26-community", password=secrets.token_urlsafe(16))
+        container.with_env("NEO4J_server_memory_heap_max__size", "1g")
+        container.with_env("NEO4J_server_memory_pagecache_size", "512m")
+        with container:
+            yield Neo4jTarget(container.get_connection_url(), container.username,
+                              container.password, "docker", "neo4j")
+        return
+
+    _sweep_stale_test_instances(settings)
+    server = start_local(f"test-{os.getpid()}")
+    try:
+        uri, user, password = server.connection()
+        yield Neo4jTarget(uri, user, password, "local", settings.database, server)
+    finally:
+        discard_local(server)
+
+
+@pytest.fixture(scope="session")
+def driver(neo4j_target: Neo4jTarget) -> Iterator[neo4j.Driver]:
+    with GraphDatabase.driver(neo4j_target.uri, auth=(neo4j_target.user, neo4j_target.password)) as drv:
+        drv.verify_connectivity()
+        yield drv
+
+
+@pytest.fixture
+def db(driver: neo4j.Driver, neo4j_target: Neo4jTarget) -> neo4j.Driver:
+    """An empty database with car-graph's schema (vector dimension 384)."""
+    allow_remote = os.environ.get("CAR_ALLOW_REMOTE_WIPE") == "1"
+    wipe_database(driver, neo4j_target.database, neo4j_target.uri, allow_remote=allow_remote)
+    try:
+        schema.apply(driver, neo4j_target.database, TEST_DIMENSIONS)
+    except SchemaMismatchError:
+        # A previous test (or run) left another dimension: reset to the known state.
+        schema.drop_schema(driver, neo4j_target.database, neo4j_target.uri, allow_remote=allow_remote)
+        schema.apply(driver, neo4j_target.database, TEST_DIMENSIONS)
+    return driver
+
+
+@pytest.fixture(scope="session")
+def local_server(neo4j_target: Neo4jTarget) -> Iterator[LocalNeo4j]:
+    """The managed server: the session's own if it is local, else a dedicated instance."""
+    if neo4j_target.server is not None:
+        yield neo4j_target.server
+        return
+    server = start_local(f"test-local-{os.getpid()}")
+    try:
+        yield server
+    finally:
+        discard_local(server)
