@@ -1,2 +1,374 @@
-def main() -> None:
-    pass
+"""The ``car-graph`` command line.
+
+Conventions, so new commands stay uniform:
+
+* Settings are resolved once, in ``main``'s callback, into ``ctx.obj`` (a ``CliState``). The
+  callback never connects: ``car-graph neo4j start`` must work when no server is up.
+* A command that needs the database uses ``with state.driver() as driver:`` at use time.
+* Each command parses options, calls one library function, prints the result.
+* ``CarGroup.invoke`` is the one place where CarError (and driver errors) become a clean
+  ``Error: ...`` message and exit code 1 instead of a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import asdict, dataclass
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+import click
+import neo4j
+from neo4j.exceptions import DriverError, Neo4jError
+
+from car_graph import connection, schema
+from car_graph.client import CarClient
+from car_graph.demo import render_retrieval, run_demo
+from car_graph.errors import CarError
+from car_graph.evaluation import DEFAULT_SYSTEMS
+from car_graph.ingest.sources import FORMATS
+from car_graph.local_server import LocalNeo4j, ServerStatus
+from car_graph.settings import Settings
+from car_graph.types import Retrieval
+
+
+@dataclass(frozen=True)
+class CliState:
+    settings: Settings
+
+    def driver(self) -> neo4j.Driver:
+        """A verified driver for the configured server; use it as a context manager."""
+        return connection.connect(self.settings)
+
+    def target(self) -> connection.Target:
+        return connection.resolve_target(self.settings)
+
+    def server(self, instance: str = connection.MANAGED_INSTANCE) -> LocalNeo4j:
+        return LocalNeo4j(self.settings.home, self.settings.neo4j_version, instance)
+
+
+class CarGroup(click.Group):
+    """Turns car-graph's own errors into ``Error: <message>`` for every subcommand."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except CarError as exc:
+            raise click.ClickException(str(exc)) from exc
+        except (Neo4jError, DriverError) as exc:
+            raise click.ClickException(f"Neo4j: {exc}") from exc
+
+
+pass_state = click.make_pass_decorator(CliState)
+
+
+def _echo_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, sort_keys=True, default=str))
+
+
+@click.group(cls=CarGroup, name="car-graph", context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--uri", envvar="NEO4J_URI", help="Bolt URI of an existing server (default: the managed local one).")
+@click.option("--user", envvar="NEO4J_USER", help="User for --uri (default neo4j).")
+@click.option("--password", envvar="NEO4J_PASSWORD", help="Password for --uri (prefer the env var).")
+@click.option("--database", envvar="NEO4J_DATABASE", help="Database name (default neo4j).")
+@click.version_option(package_name="car-graph")
+@click.pass_context
+def main(ctx: click.Context, uri: str | None, user: str | None, password: str | None,
+         database: str | None) -> None:
+    """Controlling Authority Retrieval on Neo4j."""
+    # Our statements read properties that may not exist yet (in_cycle, unresolved); the server's
+    # "property key does not exist" notices are noise for a CLI user.
+    logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
+    ctx.obj = CliState(Settings.from_env(
+        neo4j_uri=uri, neo4j_user=user, neo4j_password=password, database=database,
+    ))
+
+
+# ------------------------------------------------------------------ neo4j
+
+
+@main.group("neo4j")
+def neo4j_group() -> None:
+    """Manage the local Neo4j Community server (no Docker; jars from Maven Central)."""
+
+
+instance_option = click.option(
+    "--instance", default=connection.MANAGED_INSTANCE, show_default=True,
+    help="Name of the local server instance.",
+)
+
+
+def _print_status(status: ServerStatus, password_file: str | None = None) -> None:
+    if not status.running:
+        click.echo(f"Neo4j ({status.instance}) is not running   [{status.home}]")
+        return
+    rss = f"{status.rss_bytes / 2**20:.0f} MiB" if status.rss_bytes else "?"
+    uptime = f"{status.uptime_seconds:.0f} s" if status.uptime_seconds is not None else "?"
+    click.echo(f"Neo4j {status.version or '?'} ({status.instance}) running, pid {status.pid}")
+    click.echo(f"  bolt:     {status.uri}")
+    click.echo(f"  browser:  {status.http_url}browser/")
+    click.echo(f"  uptime:   {uptime}   memory: {rss}")
+    click.echo(f"  home:     {status.home}")
+    if password_file:
+        click.echo(f"  user neo4j, password in {password_file}")
+
+
+@neo4j_group.command("install")
+@instance_option
+@pass_state
+def neo4j_install(state: CliState, instance: str) -> None:
+    """Fetch Neo4j's jars from Maven Central (once; later runs reuse them)."""
+    lib = state.server(instance).install(progress=click.echo)
+    click.echo(f"Neo4j {state.settings.neo4j_version} jars in {lib}")
+
+
+@neo4j_group.command("start")
+@instance_option
+@click.option("--bolt-port", type=click.IntRange(1, 65535), help="Default 7687 (instance 'default').")
+@click.option("--http-port", type=click.IntRange(1, 65535), help="Default 7474 (instance 'default').")
+@click.option("--timeout", type=float, default=120, show_default=True, help="Seconds to wait for Bolt.")
+@pass_state
+def neo4j_start(state: CliState, instance: str, bolt_port: int | None, http_port: int | None,
+                timeout: float) -> None:
+    """Start the local server on 127.0.0.1 (installs it first if needed)."""
+    server = state.server(instance)
+    status = server.start(timeout=timeout, bolt_port=bolt_port, http_port=http_port, progress=click.echo)
+    _print_status(status, str(server.password_file))
+
+
+@neo4j_group.command("stop")
+@instance_option
+@click.option("--timeout", type=float, default=60, show_default=True, help="Seconds before SIGKILL.")
+@pass_state
+def neo4j_stop(state: CliState, instance: str, timeout: float) -> None:
+    """Stop the local server (only the process this instance started)."""
+    state.server(instance).stop(timeout=timeout, progress=click.echo)
+
+
+@neo4j_group.command("status")
+@instance_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_state
+def neo4j_status(state: CliState, instance: str, as_json: bool) -> None:
+    """Show whether the local server runs, where, and how much memory it uses."""
+    server = state.server(instance)
+    status = server.status()
+    if as_json:
+        _echo_json(status.to_json())
+    else:
+        _print_status(status, str(server.password_file))
+
+
+# ------------------------------------------------------------------ schema
+
+
+@main.group("schema")
+def schema_group() -> None:
+    """Constraints and indexes (graph_schema/*.cypher)."""
+
+
+@schema_group.command("apply")
+@click.option("--dimensions", type=click.IntRange(1, 4096), default=None,
+              help="Embedding dimension of the vector index (default: the embedding model's).")
+@pass_state
+def schema_apply(state: CliState, dimensions: int | None) -> None:
+    """Create missing constraints and indexes; refuse a vector dimension mismatch."""
+    with state.driver() as driver:
+        if dimensions is None:
+            dimensions = _client(state, driver).embedder.dimensions
+        report = schema.apply(driver, state.settings.database, dimensions)
+    created = ", ".join(report.created) or "nothing (already up to date)"
+    click.echo(f"Applied {len(report.applied)} statements (vector dimensions {report.dimensions}); "
+               f"created: {created}")
+
+
+@schema_group.command("show")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_state
+def schema_show(state: CliState, as_json: bool) -> None:
+    """List constraints and indexes."""
+    with state.driver() as driver:
+        objects = schema.describe(driver, state.settings.database)
+    if as_json:
+        _echo_json([o.to_json() for o in objects])
+        return
+    for o in objects:
+        on = f"{':'.join(o.labels) or '*'}({', '.join(o.properties)})" if o.properties else "(all)"
+        config = o.options.get("indexConfig") or {}
+        extra = f"  {config}" if o.type in ("VECTOR", "FULLTEXT") else ""
+        click.echo(f"{o.kind:<10} {o.type:<10} {o.name:<22} {on}{extra}")
+
+
+# ------------------------------------------------------------------ reset
+
+
+@main.command("reset")
+@click.confirmation_option("--yes", prompt="Delete ALL data and car-graph's indexes and constraints?",
+                           help="Confirm without prompting.")
+@pass_state
+def reset(state: CliState) -> None:
+    """Delete all data and drop car-graph's schema (loopback servers only)."""
+    target = state.target()
+    connection.ensure_local_target(target.uri, action="reset")  # before connecting at all
+    with connection.open_driver(target) as driver:
+        report = schema.reset(driver, state.settings.database, target.uri)
+    click.echo(f"Deleted {report.nodes_deleted} nodes; dropped {', '.join(report.dropped) or 'no schema'}")
+
+
+# ------------------------------------------------------------------ CAR: ingest, retrieve, explain, eval
+
+
+def _client(state: CliState, driver: neo4j.Driver) -> CarClient:
+    return CarClient(driver, state.settings.database, embedding_model=state.settings.embedding_model)
+
+
+as_of_option = click.option(
+    "--as-of", type=click.DateTime(formats=["%Y-%m-%d"]), default=None,
+    help="Answer as of this date (YYYY-MM-DD): later documents and edges do not count.",
+)
+json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+
+
+def _day(value: datetime | None) -> date | None:
+    return value.date() if value else None
+
+
+@main.command("ingest")
+@click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="jsonl", show_default=True,
+              help="jsonl: the generic format; osv: OSV JSON file/dir; openfda-enforcement: zip or JSON.")
+@click.option("--rules", "rules_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Rules YAML (default: the bundled rules of each domain in the input).")
+@click.option("--progress/--no-progress", default=True, show_default=True)
+@json_option
+@pass_state
+def ingest(state: CliState, path: Path, fmt: str, rules_path: Path | None, progress: bool,
+           as_json: bool) -> None:
+    """Load documents, entities and SUPERSEDES edges (idempotent; bad lines are reported)."""
+    with state.driver() as driver, _client(state, driver) as car:
+        summary = car.ingest_file(path, format=fmt, rules_path=rules_path,
+                                  progress=progress and not as_json)
+    if as_json:
+        _echo_json(summary.to_json())
+    else:
+        click.echo(
+            f"Ingested {summary.documents} documents ({summary.scope_links} scope links, "
+            f"{summary.mentions} mentions) in {summary.seconds:.1f} s"
+        )
+        for rule, count in sorted(summary.edges_by_rule.items()):
+            click.echo(f"  SUPERSEDES by {rule}: {count}")
+        click.echo(f"  unresolved flags: {summary.unresolved}; graph: {summary.graph}")
+        for cycle in summary.cycles:
+            click.echo(f"  cycle: {' -> '.join(cycle)} -> {cycle[0]}")
+        for missing in summary.missing_references[:20]:
+            click.echo(f"  reference to a missing document: {missing}")
+    for problem in summary.skipped:
+        click.echo(f"skipped {problem}", err=True)
+    if summary.skipped:
+        raise click.ClickException(
+            f"{len(summary.skipped)} input record(s) skipped (listed above); every valid record was loaded"
+        )
+
+
+def _retrieval_json(retrieval: Retrieval) -> dict[str, Any]:
+    return {
+        "question": retrieval.question,
+        "as_of": retrieval.as_of,
+        "anchors": list(retrieval.anchors),
+        "suppressed": retrieval.suppressed,
+        "ambiguous_scopes": list(retrieval.ambiguous_scopes),
+        "question_entities": list(retrieval.question_entities),
+        "results": [
+            {**asdict(r), "status": str(r.status), "chain": [asdict(h) for h in r.chain]}
+            for r in retrieval.results
+        ],
+    }
+
+
+@main.command("retrieve")
+@click.argument("question")
+@click.option("-k", type=click.IntRange(1, 100), default=5, show_default=True, help="Results.")
+@as_of_option
+@click.option("--domain", help="Only documents of this domain.")
+@json_option
+@pass_state
+def retrieve(state: CliState, question: str, k: int, as_of: datetime | None, domain: str | None,
+             as_json: bool) -> None:
+    """The controlling documents for QUESTION, each with its chain from the anchor."""
+    with state.driver() as driver, _client(state, driver) as car:
+        retrieval = car.retrieve_report(question, k=k, as_of=_day(as_of), domain=domain)
+    if as_json:
+        _echo_json(_retrieval_json(retrieval))
+    else:
+        click.echo(render_retrieval(retrieval))
+
+
+@main.command("explain")
+@click.argument("doc_id")
+@as_of_option
+@json_option
+@pass_state
+def explain(state: CliState, doc_id: str, as_of: datetime | None, as_json: bool) -> None:
+    """Status of DOC_ID and the chains to the documents that control it."""
+    with state.driver() as driver, _client(state, driver) as car:
+        explanation = car.explain(doc_id, as_of=_day(as_of))
+    if as_json:
+        data = asdict(explanation)
+        data["status"] = str(explanation.status)
+        _echo_json(data)
+        return
+    click.echo(f"{explanation.doc_id} [{explanation.status}] {explanation.title}")
+    click.echo(f"  scope: {', '.join(explanation.scope) or '-'}")
+    for hop in explanation.superseded_by:
+        click.echo(f"  superseded by {hop.to_id} via {hop.rule} on {hop.effective}"
+                   f"{' (in part)' if hop.partial else ''}: {hop.evidence or ''}")
+    for hop in explanation.supersedes:
+        click.echo(f"  supersedes {hop.from_id} via {hop.rule} on {hop.effective}")
+    for result in explanation.controlling:
+        path = " -> ".join([doc_id, *[h.to_id for h in result.chain]])
+        click.echo(f"  controlling: {result.doc_id} [{result.status}]  ({path})")
+
+
+@main.command("eval")
+@click.argument("queries", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("-k", type=click.IntRange(1, 100), default=5, show_default=True)
+@click.option("--systems", default=",".join(DEFAULT_SYSTEMS), show_default=True,
+              help="Comma-separated: bm25, dense, hybrid, car.")
+@click.option("--domain", help="Only documents of this domain.")
+@click.option("--progress/--no-progress", default=False)
+@json_option
+@pass_state
+def evaluate(state: CliState, queries: Path, k: int, systems: str, domain: str | None,
+             progress: bool, as_json: bool) -> None:
+    """Score every system on QUERIES (JSON Lines) against the same graph, in one run."""
+    names = [s.strip() for s in systems.split(",") if s.strip()]
+    with state.driver() as driver, _client(state, driver) as car:
+        report = car.evaluate(queries, k=k, systems=names, domain=domain, progress=progress)
+    if as_json:
+        _echo_json(report.to_json())
+    else:
+        click.echo(report.table())
+
+
+@main.command("demo")
+@click.option("-k", type=click.IntRange(1, 20), default=3, show_default=True)
+@pass_state
+def demo(state: CliState, k: int) -> None:
+    """Ingest the bundled real-data sample (security, law, drug) and answer its questions."""
+    with state.driver() as driver, _client(state, driver) as car:
+        run_demo(car, k=k, say=click.echo)
+
+
+@main.command("synthetic")
+@click.argument("out_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--docs", type=click.IntRange(100, 1_000_000), default=2400, show_default=True)
+@click.option("--seed", type=int, default=7, show_default=True)
+def synthetic_benchmark(out_dir: Path, docs: int, seed: int) -> None:
+    """Write the deterministic synthetic benchmark (documents, queries, rules) to OUT_DIR."""
+    from car_graph.ingest import synthetic
+
+    paths = synthetic.write(synthetic.generate(n_docs=docs, seed=seed), out_dir)
+    for name, path in paths.items():
+        click.echo(f"{name}: {path}")

@@ -1,0 +1,36 @@
+# Two entry points, both self-installing on a fresh machine (Python 3.11, Java 17, Maven):
+#   make demo   - install, provision + start Neo4j, ingest the bundled real-data sample, answer questions
+#   make test   - install, provision Neo4j, run the whole test suite against a real server
+# Heavy benchmarks are separate: make reproduce (writes docs/results.md).
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: install neo4j demo test reproduce clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+neo4j: install
+	$(BIN)/car-graph neo4j install
+
+demo: neo4j
+	$(BIN)/car-graph neo4j start
+	$(BIN)/car-graph demo
+
+test: neo4j
+	$(BIN)/python -m pytest
+
+reproduce: neo4j
+	$(BIN)/car-graph neo4j start
+	$(BIN)/python -m car_graph.benchmarks.reproduce --out docs/results.md
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info
