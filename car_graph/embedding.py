@@ -48,6 +48,10 @@ class SentenceTransformerEmbedder:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as transformers_logging
+
+        # The weight-loading progress bar is noise in a CLI and in logs.
+        transformers_logging.disable_progress_bar()
 
         path = model or bundled_model_path()
         self.model_name = model or DEFAULT_MODEL

@@ -43,6 +43,18 @@ class SystemRun:
     rows: list[QueryScore]
     retrieved: dict[str, list[str]]
     latency_ms_p50: float
+    anchors: dict[str, list[str]] = field(default_factory=dict)
+
+    def rescore(self, queries: Sequence[EvalQuery], graph: SupersessionGraph, k: int) -> SystemScores:
+        """Scores at a smaller cut-off from the same ranked lists (each system's ranking is
+        independent of k, so the top k of a run at K >= k is the run at k)."""
+        return SystemScores.from_rows(
+            score_query(
+                q.id, self.retrieved[q.id], k, set(q.gold), graph, q.as_of,
+                set(q.anchors) if q.anchors else None, self.anchors.get(q.id),
+            )
+            for q in queries
+        )
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.scores.as_dict(), "latency_ms_p50": round(self.latency_ms_p50, 2)}
@@ -148,12 +160,14 @@ def evaluate(
     for system in systems:
         rows: list[QueryScore] = []
         retrieved: dict[str, list[str]] = {}
+        anchors: dict[str, list[str]] = {}
         latencies: list[float] = []
         for query in tqdm(queries, desc=system, unit="q", disable=not progress):
             started = time.perf_counter()
             ids, anchor_ids = retriever.search(system, query.question, k, query.as_of, domain)
             latencies.append((time.perf_counter() - started) * 1000)
             retrieved[query.id] = ids
+            anchors[query.id] = anchor_ids
             rows.append(
                 score_query(
                     query.id, ids, k, set(query.gold), graph, query.as_of,
@@ -162,6 +176,6 @@ def evaluate(
             )
         report.systems[system] = SystemRun(
             SystemScores.from_rows(rows), rows, retrieved,
-            statistics.median(latencies) if latencies else 0.0,
+            statistics.median(latencies) if latencies else 0.0, anchors,
         )
     return report

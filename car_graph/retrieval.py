@@ -7,10 +7,13 @@ The baselines the evaluation compares against (dense, bm25, hybrid) are sibling 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
+
+from rapidfuzz.distance import OSA
 
 from neo4j.time import Date as Neo4jDate
 
@@ -29,10 +32,60 @@ SYSTEMS = ("bm25", "dense", "hybrid", "car")
 class RetrievalSettings:
     """Tuning knobs of the fused anchor stage; defaults are what the evaluation reports."""
 
-    candidates: int = 50      # candidates taken from each source before fusion
-    min_anchors: int = 10     # anchors closed over (at least k)
-    rrf_k: int = 60           # reciprocal rank fusion constant (Cormack et al. 2009)
-    entity_ratio: float = 0.75  # keep entity matches scoring at least this share of the best
+    candidates: int = 50        # candidates taken from each source before fusion
+    min_anchors: int = 10       # anchors closed over (at least k)
+    entity_boost: float = 1.0   # added to documents in the scope of an entity the question names
+    entity_candidates: int = 50  # fuzzy entity-name hits examined for linking
+
+
+_WORD = re.compile(r"[a-z0-9]+")
+_PARTIAL_CVE = re.compile(
+    r"CVE[- ](?P<year>\d{4})-\D{0,3}(?P<tail>\d{3,7})\b|CVE\b\D{0,20}?\b(?:ending|ends)\s+(?:in|with)\s+(?P<end>\d{3,7})",
+    re.IGNORECASE,
+)
+# Shorter words must match exactly ('panic' is one edit from the package 'sanic'); in names of
+# two or more words the other words already vouch for the match, so 5 letters suffice there.
+MIN_FUZZY_LENGTH = 6
+MIN_FUZZY_LENGTH_MULTIWORD = 5
+
+
+# Words that qualify a name without identifying it: a question about "fenfluramine" names the
+# scope entity "fenfluramine hydrochloride".
+NAME_QUALIFIERS = frozenset({
+    "hydrochloride", "hcl", "sodium", "potassium", "calcium", "magnesium", "acetate", "sulfate",
+    "maleate", "tartrate", "citrate", "phosphate", "mesylate", "besylate", "fumarate",
+    "succinate", "bromide", "chloride", "hydrobromide", "dihydrochloride", "monohydrate",
+    "anhydrous", "disodium", "bitartrate", "hyclate", "propionate", "valerate",
+})
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased alphanumeric runs, split the way Lucene's standard analyser splits."""
+    return _WORD.findall(text.lower())
+
+
+def covers(name: str, question_words: Iterable[str], stop_words: frozenset[str] = frozenset()) -> bool:
+    """Does the question name this entity? Every significant word of the name (3+ letters, not
+    a stop word or a salt/form qualifier) must appear in the question, with one edit allowed
+    for long words, so 'crypto' does not name 'golang.org/x/crypto' nor 'django' name
+    'django-helpdesk', while 'Harirsburg' still names 'The Harrisburg'."""
+    significant = [
+        w for w in dict.fromkeys(words(name))
+        if len(w) >= 3 and w not in stop_words and w not in NAME_QUALIFIERS
+    ]
+    if not significant:
+        return False
+    asked = set(question_words)
+    min_fuzzy = MIN_FUZZY_LENGTH if len(significant) == 1 else MIN_FUZZY_LENGTH_MULTIWORD
+
+    def found(word: str) -> bool:
+        if word in asked:
+            return True
+        return len(word) >= min_fuzzy and any(
+            abs(len(word) - len(q)) <= 1 and OSA.distance(word, q) <= 1 for q in asked
+        )
+
+    return all(found(w) for w in significant)
 
 
 def to_date(value: Any) -> date | None:
@@ -69,15 +122,37 @@ class Retriever:
         self.extractor = extractor
         self.settings = settings or RetrievalSettings()
 
-    def question_parameters(self, question: str) -> dict[str, Any]:
-        from car_graph.ingest.entities import fulltext_query, fuzzy_query, question_terms
+    def link_entities(self, question: str) -> list[dict[str, str]]:
+        """Entities the question names: identifiers and corpus names found by the spaCy
+        pipeline, scope entities whose name the question covers (typo-tolerant), and CVEs a
+        partial identifier points at. Unknown keys are harmless: they match no Entity."""
+        from car_graph.ingest.entities import fuzzy_query, question_terms, stop_words
 
-        mentions = self.extractor.extract(question)
+        linked = {(m.type, m.key): None for m in self.extractor.extract(question)}
+        lucene = fuzzy_query(question_terms(question))
+        if lucene:
+            asked = words(question)
+            stop = stop_words()
+            for row in self.store.read(
+                "match_entities", lucene=lucene, limit=self.settings.entity_candidates
+            ):
+                if covers(row["name"] or row["key"], asked, stop):
+                    linked[(row["type"], row["key"])] = None
+        for match in _PARTIAL_CVE.finditer(question):
+            suffix = match.group("tail") or match.group("end")
+            for row in self.store.read(
+                "match_cve_suffix", year=match.group("year") or "", suffix=suffix
+            ):
+                linked[(row["type"], row["key"])] = None
+        return [{"type": t, "key": k} for t, k in linked]
+
+    def question_parameters(self, question: str) -> dict[str, Any]:
+        from car_graph.ingest.entities import fulltext_query
+
         return {
             "embedding": self.embedder.embed_query(question),
             "fulltext": fulltext_query(question),
-            "entity_query": fuzzy_query(question_terms(question)),
-            "entity_keys": [{"type": m.type, "key": m.key} for m in mentions],
+            "entities": self.link_entities(question),
         }
 
     def _common(self, question: str, k: int, as_of: date | None, domain: str | None) -> dict[str, Any]:
@@ -89,16 +164,16 @@ class Retriever:
             "as_of": as_of,
             "domain": domain,
             "candidates": max(self.settings.candidates, k),
-            "rrf_k": self.settings.rrf_k,
-            "entity_ratio": self.settings.entity_ratio,
+            "entity_boost": self.settings.entity_boost,
+            "anchors": max(self.settings.min_anchors, k),
         }
 
     def retrieve(
-        self, question: str, k: int = 5, as_of: date | None = None, domain: str | None = None
+        self, question: str, k: int = 5, as_of: date | None = None, domain: str | None = None,
+        *, closure: bool = True,
     ) -> Retrieval:
         params = self._common(question, k, as_of, domain)
-        params["anchors"] = max(self.settings.min_anchors, k)
-        rows = self.store.read("retrieve", **params)
+        rows = self.store.read("retrieve", closure=closure, **params)
         results = []
         suppressed: set[str] = set()
         ambiguous: dict[str, None] = {}
@@ -131,7 +206,7 @@ class Retriever:
             anchors=anchors,
             suppressed=len(suppressed),
             ambiguous_scopes=tuple(ambiguous),
-            question_entities=tuple(f"{e['type']}:{e['key']}" for e in params["entity_keys"]),
+            question_entities=tuple(f"{e['type']}:{e['key']}" for e in params["entities"]),
         )
 
     def search(
@@ -139,10 +214,10 @@ class Retriever:
         domain: str | None = None,
     ) -> tuple[list[str], list[str]]:
         """(ranked doc ids, anchor ids) for one evaluated system."""
-        if system == "car":
-            retrieval = self.retrieve(question, k, as_of, domain)
+        if system in ("car", "hybrid"):
+            retrieval = self.retrieve(question, k, as_of, domain, closure=system == "car")
             return retrieval.ids, list(retrieval.anchors)
-        params = self._common(question, k, as_of, domain)
+        params = self.question_parameters(question)
         if system == "dense":
             rows = self.store.read(
                 "search_vector", embedding=params["embedding"], k=k, as_of=as_of, domain=domain
@@ -153,8 +228,6 @@ class Retriever:
             rows = self.store.read(
                 "search_fulltext", fulltext=params["fulltext"], k=k, as_of=as_of, domain=domain
             )
-        elif system == "hybrid":
-            rows = self.store.read("search_hybrid", **params)
         else:
             raise ConfigError(f"unknown system {system!r}; choose from {', '.join(SYSTEMS)}")
         ids = [r["doc_id"] for r in rows]

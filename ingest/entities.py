@@ -620,6 +620,11 @@ def _stop_words() -> frozenset[str]:
     return frozenset(STOP_WORDS)
 
 
+def stop_words() -> frozenset[str]:
+    """spaCy's English stop words (loaded on first use)."""
+    return _stop_words()
+
+
 @functools.cache
 def _tokenizer() -> Any:
     import spacy

@@ -1,64 +1,65 @@
 // Controlling Authority Retrieval in ONE statement.
 //   1. anchors: dense (vector index), lexical (fulltext index) and entity-scoped candidates
-//      (entities named in the question, typo-tolerant), fused by reciprocal rank fusion;
+//      (documents in the scope of entities the question names), fused by CombSUM of min-max
+//      normalised scores plus a boost for named scope;
 //   2. closure: from each anchor, walk SUPERSEDES towards newer documents (bounded, cycle-safe:
 //      a path never repeats an edge), keeping only edges in force on $as_of;
 //   3. frontier: keep documents no full superseder in force has voided (partial supersession and
 //      edges inside a detected cycle do not void), ranked at their best anchor's rank; each
 //      controlling document appears once however many anchors close onto it.
+// With $closure = false the statement stops after step 1 and returns the fused anchors as they
+// are: that is the `hybrid` baseline, so it is compared on exactly the same anchors.
 // params: $embedding list<float>, $fulltext string (Lucene query, '' = no lexical source),
-//         $entity_query string (Lucene fuzzy query on entity names, '' = none),
-//         $entity_keys list<map {type, key}> (identifiers found in the question),
-//         $entity_ratio float (keep entities scoring >= ratio x best), $as_of date|null,
-//         $domain string|null, $k int (results), $anchors int (fused anchors to close over),
-//         $candidates int (candidates per source), $rrf_k int (RRF constant, e.g. 60)
+//         $entities list<map {type, key}> (entities linked from the question),
+//         $entity_boost float, $as_of date|null, $domain string|null, $k int (results),
+//         $anchors int (fused anchors to close over), $candidates int (candidates per source),
+//         $closure boolean
 // returns: doc_id, title, kind, domain, published, text, status, score, anchor_id, chain
 //          (list<map {from_id, to_id, rule, effective, evidence, partial}>), anchor_scope
 //          (list<string>), anchor_scope_docs int, anchor_closure int, anchor_ids (list<string>)
 CALL () {
-  CALL db.index.vector.queryNodes('document_embedding', $candidates, $embedding) YIELD node
-  WITH node
+  CALL db.index.vector.queryNodes('document_embedding', $candidates, $embedding) YIELD node, score
+  WITH node, score
   WHERE ($as_of IS NULL OR node.published IS NULL OR node.published <= $as_of)
     AND ($domain IS NULL OR node.domain = $domain)
-  WITH collect(node) AS ranked
-  UNWIND range(0, size(ranked) - 1) AS i
-  RETURN ranked[i] AS doc, i + 1 AS rank
+  RETURN node AS doc, score AS dense, null AS lexical, 0 AS scoped
   UNION ALL
   WITH $fulltext AS lucene WHERE lucene <> ''
-  CALL db.index.fulltext.queryNodes('document_fulltext', lucene, {limit: $candidates}) YIELD node
-  WITH node
+  CALL db.index.fulltext.queryNodes('document_fulltext', lucene, {limit: $candidates}) YIELD node, score
+  WITH node, score
   WHERE ($as_of IS NULL OR node.published IS NULL OR node.published <= $as_of)
     AND ($domain IS NULL OR node.domain = $domain)
-  WITH collect(node) AS ranked
-  UNWIND range(0, size(ranked) - 1) AS i
-  RETURN ranked[i] AS doc, i + 1 AS rank
+  RETURN node AS doc, null AS dense, score AS lexical, 0 AS scoped
   UNION ALL
-  CALL () {
-    WITH $entity_query AS lucene WHERE lucene <> ''
-    CALL db.index.fulltext.queryNodes('entity_names', lucene, {limit: 25}) YIELD node, score
-    RETURN node AS entity, score
-    UNION ALL
-    UNWIND $entity_keys AS wanted
-    MATCH (entity:Entity {type: wanted.type, key: wanted.key})
-    RETURN entity, 1000.0 AS score
-  }
-  WITH entity, max(score) AS score
-  WITH collect({entity: entity, score: score}) AS found, max(score) AS best
-  UNWIND found AS hit
-  WITH hit.entity AS entity, hit.score / best AS match
-  WHERE match >= $entity_ratio
-  MATCH (entity)<-[:IN_SCOPE]-(node:Document)
+  UNWIND $entities AS named
+  MATCH (:Entity {type: named.type, key: named.key})<-[:IN_SCOPE]-(node:Document)
   WHERE ($as_of IS NULL OR node.published IS NULL OR node.published <= $as_of)
     AND ($domain IS NULL OR node.domain = $domain)
-  WITH node, max(match) AS match
-  WITH node, match, vector.similarity.cosine(node.embedding, $embedding) AS similarity
-  ORDER BY match DESC, similarity DESC, node.id
-  LIMIT $candidates
-  WITH collect(node) AS ranked
-  UNWIND range(0, size(ranked) - 1) AS i
-  RETURN ranked[i] AS doc, i + 1 AS rank
+  RETURN DISTINCT node AS doc, null AS dense, null AS lexical, 1 AS scoped
 }
-WITH doc, sum(1.0 / ($rrf_k + rank)) AS fused
+WITH doc, max(dense) AS dense, max(lexical) AS lexical, max(scoped) AS scoped
+// CombSUM of min-max normalised scores: each source's best candidate counts 1, its last 0;
+// a document in the scope of an entity the question names gets $entity_boost on top.
+WITH collect({doc: doc, dense: dense, lexical: lexical, scoped: scoped}) AS pool,
+     max(dense) AS dense_max, min(dense) AS dense_min,
+     max(lexical) AS lexical_max, min(lexical) AS lexical_min
+UNWIND pool AS candidate
+WITH candidate.doc AS doc, candidate.scoped AS scoped,
+     coalesce(candidate.dense, vector.similarity.cosine(candidate.doc.embedding, $embedding)) AS dense,
+     candidate.lexical AS lexical, dense_max, dense_min, lexical_max, lexical_min
+WITH doc,
+     CASE
+       WHEN dense_max IS NULL THEN 0.0
+       WHEN dense_max = dense_min THEN 1.0
+       WHEN dense < dense_min THEN 0.0
+       ELSE (dense - dense_min) / (dense_max - dense_min)
+     END
+     + CASE
+         WHEN lexical IS NULL THEN 0.0
+         WHEN lexical_max = lexical_min THEN 1.0
+         ELSE (lexical - lexical_min) / (lexical_max - lexical_min)
+       END
+     + $entity_boost * scoped AS fused
 ORDER BY fused DESC, doc.id
 LIMIT $anchors
 WITH collect({doc: doc, fused: fused}) AS fused_anchors
@@ -66,14 +67,15 @@ WITH fused_anchors, [a IN fused_anchors | a.doc.id] AS anchor_ids
 UNWIND range(0, size(fused_anchors) - 1) AS arank
 WITH anchor_ids, arank, fused_anchors[arank].doc AS anchor, fused_anchors[arank].fused AS fused
 MATCH path = (anchor)<-[:SUPERSEDES*0..8]-(d:Document)
-WHERE all(h IN relationships(path) WHERE $as_of IS NULL OR h.effective IS NULL OR h.effective <= $as_of)
+WHERE ($closure OR length(path) = 0)
+  AND all(h IN relationships(path) WHERE $as_of IS NULL OR h.effective IS NULL OR h.effective <= $as_of)
   AND ($as_of IS NULL OR d.published IS NULL OR d.published <= $as_of)
-  AND NOT EXISTS {
+  AND (NOT $closure OR NOT EXISTS {
     MATCH (d)<-[s:SUPERSEDES]-(n:Document)
     WHERE NOT coalesce(s.partial, false) AND NOT coalesce(s.in_cycle, false)
       AND ($as_of IS NULL OR s.effective IS NULL OR s.effective <= $as_of)
       AND ($as_of IS NULL OR n.published IS NULL OR n.published <= $as_of)
-  }
+  })
 WITH anchor_ids, d, arank, anchor, fused, path
 ORDER BY arank, length(path)
 WITH anchor_ids, d, collect({arank: arank, anchor: anchor, fused: fused, path: path})[0] AS best
