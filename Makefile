@@ -30,7 +30,7 @@ test: neo4j
 
 reproduce: neo4j
 	$(BIN)/car-graph neo4j start
-	$(BIN)/python -m car_graph.benchmarks.reproduce --out docs/results.md
+	$(BIN)/car-graph reproduce --raw ../shared/data/raw --out docs/results.md
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

@@ -372,3 +372,55 @@ def synthetic_benchmark(out_dir: Path, docs: int, seed: int) -> None:
     paths = synthetic.write(synthetic.generate(n_docs=docs, seed=seed), out_dir)
     for name, path in paths.items():
         click.echo(f"{name}: {path}")
+
+
+# ------------------------------------------------------------------ reproduce
+
+
+@main.command("reproduce")
+@click.option("--raw", "raw_dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Folder holding the raw security/, law/ and drug/ data (needed for --domains).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("docs/results.md"), show_default=True,
+              help="Markdown report; the TCA@k plot goes next to it (tca_at_k.png).")
+@click.option("--domains", default="security,law,drug", show_default=True,
+              help="Comma-separated real domains ('' for none).")
+@click.option("--synthetic/--no-synthetic", default=True, show_default=True,
+              help="Also run the synthetic benchmark (2,400 documents, seed 7).")
+@click.option("--distractors", type=click.IntRange(0, 1_000_000), default=2000, show_default=True,
+              help="Distractor documents per real domain.")
+@click.option("-k", type=click.IntRange(1, 20), default=5, show_default=True)
+@click.option("--progress/--no-progress", default=True, show_default=True)
+@pass_state
+def reproduce_benchmarks(state: CliState, raw_dir: Path | None, out: Path, domains: str,
+                         synthetic: bool, distractors: int, k: int, progress: bool) -> None:
+    """Wipe the local database, then ingest and score every benchmark in turn; write OUT.
+
+    Destructive, so loopback servers only.
+    """
+    from car_graph.reproduce import REAL_DOMAINS, reproduce
+
+    names = tuple(d.strip() for d in domains.split(",") if d.strip())
+    unknown = sorted(set(names) - set(REAL_DOMAINS))
+    if unknown:
+        raise click.BadParameter(f"unknown {unknown}; choose from {', '.join(REAL_DOMAINS)}",
+                                 param_hint="--domains")
+    if names and raw_dir is None:
+        raise click.UsageError("--raw is required for the real domains (or pass --domains '')")
+    target = state.target()
+    connection.ensure_local_target(  # before connecting at all
+        target.uri, action="run `reproduce` (it wipes the database) against")
+    database = state.settings.database
+    with connection.open_driver(target) as driver, _client(state, driver) as car:
+        def reset_database() -> None:
+            schema.reset(driver, database, target.uri)
+
+        report = reproduce(car, reset_database, raw_dir, out, domains=names, synthetic=synthetic,
+                           n_distractors=distractors, k=k, progress=progress)
+    click.echo(f"{report.out}: {len(report.benchmarks)} benchmarks in {report.seconds / 60:.1f} min")
+    if report.plot:
+        click.echo(f"{report.plot}: TCA@k for k = 1..{report.k_max}")
+    for check in report.targets:
+        status = "met" if check.met else f"MISSED by {check.shortfall:.3f}"
+        click.echo(f"  {check.benchmark} {check.query_set}: car TCA@{report.k} = "
+                   f"{check.achieved:.3f} (target {check.target:.2f}) {status}")

@@ -121,6 +121,24 @@ class Retriever:
         self.embedder = embedder
         self.extractor = extractor
         self.settings = settings or RetrievalSettings()
+        # Question analysis (embedding, entity linking) is shared by every system an evaluation
+        # runs; a Retriever lives for one retrieval or one evaluation, so the graph is stable.
+        self._prepared: dict[str, dict[str, Any]] = {}
+
+    def prepare(self, questions: Iterable[str]) -> None:
+        """Analyse many questions at once (one batched embedding call)."""
+        from car_graph.ingest.entities import fulltext_query
+
+        todo = [q for q in dict.fromkeys(questions) if q not in self._prepared]
+        if not todo:
+            return
+        vectors = self.embedder.embed_documents(todo)
+        for question, vector in zip(todo, vectors, strict=True):
+            self._prepared[question] = {
+                "embedding": vector,
+                "fulltext": fulltext_query(question),
+                "entities": self.link_entities(question),
+            }
 
     def link_entities(self, question: str) -> list[dict[str, str]]:
         """Entities the question names: identifiers and corpus names found by the spaCy
@@ -147,13 +165,8 @@ class Retriever:
         return [{"type": t, "key": k} for t, k in linked]
 
     def question_parameters(self, question: str) -> dict[str, Any]:
-        from car_graph.ingest.entities import fulltext_query
-
-        return {
-            "embedding": self.embedder.embed_query(question),
-            "fulltext": fulltext_query(question),
-            "entities": self.link_entities(question),
-        }
+        self.prepare([question])
+        return dict(self._prepared[question])
 
     def _common(self, question: str, k: int, as_of: date | None, domain: str | None) -> dict[str, Any]:
         if k < 1:

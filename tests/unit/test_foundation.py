@@ -84,3 +84,12 @@ def test_cli_errors_are_messages_not_tracebacks(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "car-graph neo4j start" in result.output
     assert "Traceback" not in result.output
+
+
+def test_public_api_is_exactly_the_documented_names() -> None:
+    import car_graph
+
+    assert sorted(car_graph.__all__) == sorted(
+        name for name in vars(car_graph) if not name.startswith("_") and name[0].isupper()
+    )
+    assert {"CarClient", "Settings", "Result", "Hop", "CarError"} <= set(car_graph.__all__)
