@@ -35,11 +35,12 @@ CALL () {
   MATCH (:Entity {type: named.type, key: named.key})<-[:IN_SCOPE]-(node:Document)
   WHERE ($as_of IS NULL OR node.published IS NULL OR node.published <= $as_of)
     AND ($domain IS NULL OR node.domain = $domain)
-  RETURN DISTINCT node AS doc, null AS dense, null AS lexical, 1 AS scoped
+  RETURN node AS doc, null AS dense, null AS lexical, 1 AS scoped
 }
-WITH doc, max(dense) AS dense, max(lexical) AS lexical, max(scoped) AS scoped
+// scoped = how many of the entities the question names hold the document in scope
+WITH doc, max(dense) AS dense, max(lexical) AS lexical, sum(scoped) AS scoped
 // CombSUM of min-max normalised scores: each source's best candidate counts 1, its last 0;
-// a document in the scope of an entity the question names gets $entity_boost on top.
+// each named entity whose scope holds the document adds $entity_boost.
 WITH collect({doc: doc, dense: dense, lexical: lexical, scoped: scoped}) AS pool,
      max(dense) AS dense_max, min(dense) AS dense_min,
      max(lexical) AS lexical_max, min(lexical) AS lexical_min
