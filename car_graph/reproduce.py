@@ -17,9 +17,8 @@ is the run at k:
   then path length, then id, so documents reached only from the extra anchors rank after all the
   others. The per-source candidate pool is ``max(candidates, k)`` = 50 for every k <= 50.
 * hybrid: the same fusion, ``LIMIT k`` on a k-independent order.
-* bm25 / dense: ``ORDER BY score DESC, id LIMIT k`` over the index's top 4k, filtered by
-  ``as_of``. Only when that filter leaves fewer than k of the top 4k (synthetic as-of queries) can
-  the run at k_max fill a slot that the run at k leaves empty -- in the baselines' favour.
+* bm25 / dense: ``ORDER BY score DESC, id LIMIT k`` over the index's top ``max(candidates, k)``
+  (50) filtered by ``as_of``: the same pool for every k <= 50.
 
 The one difference: latencies are measured at k_max.
 """

@@ -233,13 +233,15 @@ class Retriever:
         params = self.question_parameters(question)
         if system == "dense":
             rows = self.store.read(
-                "search_vector", embedding=params["embedding"], k=k, as_of=as_of, domain=domain
+                "search_vector", embedding=params["embedding"], k=k, as_of=as_of, domain=domain,
+                candidates=max(self.settings.candidates, k),
             )
         elif system == "bm25":
             if not params["fulltext"]:
                 return [], []
             rows = self.store.read(
-                "search_fulltext", fulltext=params["fulltext"], k=k, as_of=as_of, domain=domain
+                "search_fulltext", fulltext=params["fulltext"], k=k, as_of=as_of, domain=domain,
+                candidates=max(self.settings.candidates, k),
             )
         else:
             raise ConfigError(f"unknown system {system!r}; choose from {', '.join(SYSTEMS)}")

@@ -1,8 +1,9 @@
 // Lexical baseline (BM25 over Lucene's English analyser): the fulltext index alone.
-// params: $fulltext string (Lucene query; must not be empty), $k int, $as_of date|null,
+// params: $fulltext string (Lucene query; must not be empty), $k int, $candidates int (pool drawn from the index, >= k; fixed so the
+//         ranking does not depend on k), $as_of date|null,
 //         $domain string|null
 // returns: doc_id, title, kind, score
-CALL db.index.fulltext.queryNodes('document_fulltext', $fulltext, {limit: $k * 4}) YIELD node, score
+CALL db.index.fulltext.queryNodes('document_fulltext', $fulltext, {limit: $candidates}) YIELD node, score
 WITH node, score
 WHERE ($as_of IS NULL OR node.published IS NULL OR node.published <= $as_of)
   AND ($domain IS NULL OR node.domain = $domain)

@@ -1,7 +1,8 @@
 // Dense baseline: the vector index alone, no supersession (what plain semantic search returns).
-// params: $embedding list<float>, $k int, $as_of date|null, $domain string|null
+// params: $embedding list<float>, $k int, $candidates int (pool drawn from the index, >= k; fixed so the
+//         ranking does not depend on k), $as_of date|null, $domain string|null
 // returns: doc_id, title, kind, score
-CALL db.index.vector.queryNodes('document_embedding', $k * 4, $embedding) YIELD node, score
+CALL db.index.vector.queryNodes('document_embedding', $candidates, $embedding) YIELD node, score
 WITH node, score
 WHERE ($as_of IS NULL OR node.published IS NULL OR node.published <= $as_of)
   AND ($domain IS NULL OR node.domain = $domain)
