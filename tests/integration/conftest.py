@@ -20,7 +20,7 @@ def embedder():
 def extractor():
     from car_graph.ingest.entities import EntityExtractor
 
-    return EntityExtractor()
+    return EntityExtractor(use_statistical=False)
 
 
 @pytest.fixture
