@@ -58,9 +58,9 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from car_graph.errors import IngestError, InputProblem
+from car_graph.errors import InputProblem
 from car_graph.ingest.keys import normalize_key
-from car_graph.ingest.records import DocumentRecord
+from car_graph.ingest.records import DocumentRecord, report_problem
 from car_graph.ingest.rules import Rule
 
 DOMAIN = "drug"
@@ -86,12 +86,6 @@ def drug_key(name: str) -> str:
 
 def _clean(value: str | None) -> str:
     return " ".join((value or "").replace("\xa0", " ").split())
-
-
-def _problem(problems: list[InputProblem] | None, source: str, line: int, reason: str) -> None:
-    if problems is None:
-        raise IngestError(source, line, reason)
-    problems.append(InputProblem(source, line, reason))
 
 
 # --- identifiers ---------------------------------------------------------------------------------
@@ -185,7 +179,7 @@ def _nme_date(year: int, text: str) -> date | None:
 def _withdrawn_rows(path: Path, problems: list[InputProblem] | None) -> list[tuple[int, dict]]:
     rows = _read_tsv(path, "utf-8")
     if not rows or not set(WITHDRAWN_COLUMNS) <= set(rows[0]):
-        _problem(problems, str(path), 1, f"header lacks columns {WITHDRAWN_COLUMNS}")
+        report_problem(problems, str(path), 1, f"header lacks columns {WITHDRAWN_COLUMNS}")
         return []
     header = rows[0]
     out = []
@@ -193,7 +187,7 @@ def _withdrawn_rows(path: Path, problems: list[InputProblem] | None) -> list[tup
         if not any(cell.strip() for cell in row):
             continue
         if len(row) != len(header):
-            _problem(problems, str(path), number,
+            report_problem(problems, str(path), number,
                      f"{len(row)} fields where the header has {len(header)}")
             continue
         out.append((number, dict(zip(header, row))))
@@ -220,7 +214,7 @@ def read_nme_approvals(
 ) -> list[DocumentRecord]:
     rows = _read_tsv(path, "mac_roman")
     if not rows or tuple(rows[0][: len(NME_COLUMNS)]) != NME_COLUMNS:
-        _problem(problems, str(path), 1, f"header is not {NME_COLUMNS}")
+        report_problem(problems, str(path), 1, f"header is not {NME_COLUMNS}")
         return []
     descriptions = descriptions or {}
     records: list[DocumentRecord] = []
@@ -232,11 +226,11 @@ def read_nme_approvals(
         try:
             year = int(cells.get("Year", ""))
         except ValueError:
-            _problem(problems, str(path), number, f"Year {cells.get('Year')!r} is not a year")
+            report_problem(problems, str(path), number, f"Year {cells.get('Year')!r} is not a year")
             continue
         generic, trademark = cells.get("Generic Name", ""), cells.get("Trademark", "")
         if not generic and not trademark:
-            _problem(problems, str(path), number, "row names no drug")
+            report_problem(problems, str(path), number, "row names no drug")
             continue
         generic = generic or trademark
         unii = cells.get("UNII", "").upper()
@@ -315,7 +309,7 @@ def read_withdrawals(
     for number, row in rows:
         generic = _clean(row.get("generic_name"))
         if not generic:
-            _problem(problems, str(path), number, "withdrawn row without generic_name")
+            report_problem(problems, str(path), number, "withdrawn row without generic_name")
             continue
         countries = [
             c for c in (_clean(x) for x in (row.get("country_withdrawn") or "").split("|")) if c
@@ -326,12 +320,12 @@ def read_withdrawals(
             try:
                 published = date.fromisoformat(_clean(row["date_withdrawn"])[:10])
             except ValueError:
-                _problem(problems, str(path), number,
+                report_problem(problems, str(path), number,
                          f"date_withdrawn {row['date_withdrawn']!r} is not YYYY-MM-DD")
                 continue
         elif year_text:
             if not re.fullmatch(r"\d{4}", year_text):
-                _problem(problems, str(path), number, f"year_withdrawn {year_text!r} is not a year")
+                report_problem(problems, str(path), number, f"year_withdrawn {year_text!r} is not a year")
                 continue
             published = date(int(year_text), 1, 1)
         source_url = _clean(row.get("source"))
@@ -520,11 +514,11 @@ def iter_enforcement(
     try:
         source, data = _enforcement_results(path)
     except (OSError, ValueError, zipfile.BadZipFile) as e:
-        _problem(problems, str(path), 0, f"cannot read openFDA enforcement file: {e}")
+        report_problem(problems, str(path), 0, f"cannot read openFDA enforcement file: {e}")
         return
     results = data.get("results") if isinstance(data, dict) else data
     if not isinstance(results, list):
-        _problem(problems, source, 0, "no 'results' list (openFDA download / API response)")
+        report_problem(problems, source, 0, "no 'results' list (openFDA download / API response)")
         return
     seen: set[str] = set()
     for position, obj in enumerate(results, start=1):
@@ -534,10 +528,10 @@ def iter_enforcement(
             record = recall_to_record(obj)
         except ValueError as e:
             # 'line' is the 1-based position in the results array
-            _problem(problems, source, position, str(e))
+            report_problem(problems, source, position, str(e))
             continue
         if record.id in seen:
-            _problem(problems, source, position, f"duplicate recall {record.id!r}")
+            report_problem(problems, source, position, f"duplicate recall {record.id!r}")
             continue
         seen.add(record.id)
         yield record

@@ -47,8 +47,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from car_graph.errors import IngestError, InputProblem
-from car_graph.ingest.records import DocumentRecord, SupersedesRef
+from car_graph.errors import InputProblem
+from car_graph.ingest.records import DocumentRecord, SupersedesRef, report_problem
 
 DOMAIN = "law"
 PAIRS_FILE = "conan_overruled_pairs.jsonl"
@@ -213,10 +213,10 @@ def read_conan_pairs(path: Path, problems: list[InputProblem] | None) -> list[Do
                         f"overruling year {newer.year} precedes overruled year {older.year}"
                     )
             except json.JSONDecodeError as e:
-                _problem(problems, str(path), number, f"invalid JSON: {e.msg}")
+                report_problem(problems, str(path), number, f"invalid JSON: {e.msg}")
                 continue
             except ValueError as e:
-                _problem(problems, str(path), number, str(e))
+                report_problem(problems, str(path), number, str(e))
                 continue
             LAST_REPAIRS.extend((number, r) for r in repairs)
             d_new, d_old = decision(newer, number * 2), decision(older, number * 2 + 1)
@@ -285,12 +285,6 @@ def _record(d: _Decision, decisions: Mapping[str, _Decision]) -> DocumentRecord:
         supersedes=tuple(supersedes),
         attributes=attributes,
     )
-
-
-def _problem(problems: list[InputProblem] | None, source: str, line: int, reason: str) -> None:
-    if problems is None:
-        raise IngestError(source, line, reason)
-    problems.append(InputProblem(source, line, reason))
 
 
 def law_stats(records: list[DocumentRecord]) -> dict[str, Any]:

@@ -84,6 +84,15 @@ class DocumentRecord:
         return out
 
 
+def report_problem(
+    problems: list[InputProblem] | None, source: str, line: int, reason: str
+) -> None:
+    """Record a rejected input (file, line, reason); with no list to collect into, raise."""
+    if problems is None:
+        raise IngestError(source, line, reason)
+    problems.append(InputProblem(source, line, reason))
+
+
 def parse_date(value: Any, what: str) -> date | None:
     if value is None or value == "":
         return None

@@ -55,9 +55,9 @@ from typing import Any
 
 from packaging.utils import canonicalize_name
 
-from car_graph.errors import IngestError, InputProblem
+from car_graph.errors import InputProblem
 from car_graph.ingest.keys import normalize_key, package_key
-from car_graph.ingest.records import DocumentRecord
+from car_graph.ingest.records import DocumentRecord, report_problem
 from car_graph.ingest.rules import Rule
 from car_graph.ingest.versions import (
     InvalidVersionError,
@@ -169,13 +169,7 @@ def _lines(path: Path, problems: list[InputProblem] | None) -> Iterator[tuple[in
             try:
                 yield number, json.loads(line)
             except json.JSONDecodeError as e:
-                _problem(problems, str(path), number, f"invalid JSON: {e.msg}")
-
-
-def _problem(problems: list[InputProblem] | None, source: str, line: int, reason: str) -> None:
-    if problems is None:
-        raise IngestError(source, line, reason)
-    problems.append(InputProblem(source, line, reason))
+                report_problem(problems, str(path), number, f"invalid JSON: {e.msg}")
 
 
 # --- OSV -----------------------------------------------------------------------------------------
@@ -342,15 +336,15 @@ def read_osv(path: Path, problems: list[InputProblem] | None = None) -> list[Doc
     seen: set[str] = set()
     for source, line, obj in _osv_objects(path):
         if isinstance(obj, json.JSONDecodeError):
-            _problem(problems, source, line, f"invalid JSON: {obj.msg}")
+            report_problem(problems, source, line, f"invalid JSON: {obj.msg}")
             continue
         try:
             record = osv_to_record(obj, Path(source).name, line, collector)
         except ValueError as e:
-            _problem(problems, source, line, str(e))
+            report_problem(problems, source, line, str(e))
             continue
         if record.id in seen:
-            _problem(problems, source, line, f"duplicate advisory id {record.id!r}")
+            report_problem(problems, source, line, f"duplicate advisory id {record.id!r}")
             continue
         seen.add(record.id)
         records.append(record)
@@ -764,10 +758,10 @@ def _read(
         try:
             record = convert(obj, path.name, number, collector)
         except ValueError as e:
-            _problem(problems, str(path), number, str(e))
+            report_problem(problems, str(path), number, str(e))
             continue
         if record.id in seen:
-            _problem(problems, str(path), number, f"duplicate document id {record.id!r}")
+            report_problem(problems, str(path), number, f"duplicate document id {record.id!r}")
             continue
         seen.add(record.id)
         records.append(record)
