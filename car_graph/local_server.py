@@ -335,7 +335,7 @@ class LocalNeo4j:
         instance's Neo4j: pids get reused, and signalling a stranger is never acceptable.
         """
         pid = self._read_pid()
-        if pid is None or not _pid_alive(pid):
+        if pid is None or not pid_alive(pid):
             self.pid_file.unlink(missing_ok=True)
             progress(f"Neo4j ({self.instance}) is not running")
             return False
@@ -362,7 +362,7 @@ class LocalNeo4j:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             self._reap(pid)
-            if not _pid_alive(pid):
+            if not pid_alive(pid):
                 return True
             time.sleep(0.2)
         return False
@@ -437,7 +437,7 @@ class LocalNeo4j:
 
     def _running_pid(self) -> int | None:
         pid = self._read_pid()
-        if pid is None or not _pid_alive(pid) or not self._is_ours(pid):
+        if pid is None or not pid_alive(pid) or not self._is_ours(pid):
             return None
         return pid
 
@@ -599,7 +599,7 @@ def _cmdline(pid: int) -> str:
         return ""
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
     """True if the pid exists and is not a zombie (an exited child nobody has reaped yet)."""
     try:
         os.kill(pid, 0)

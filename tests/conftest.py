@@ -28,7 +28,7 @@ from neo4j import GraphDatabase
 from car_graph import schema
 from car_graph.connection import wipe_database
 from car_graph.errors import SchemaMismatchError, ServerError
-from car_graph.local_server import LocalNeo4j
+from car_graph.local_server import LocalNeo4j, pid_alive
 from car_graph.settings import Settings
 
 TEST_DIMENSIONS = 384
@@ -101,21 +101,11 @@ def _sweep_stale_test_instances(settings: Settings) -> None:
         if not path.is_dir():
             continue
         owner = path.name.rsplit("-", 1)[-1]
-        if owner.isdigit() and _pid_exists(int(owner)):
+        if owner.isdigit() and pid_alive(int(owner)):
             continue  # its pytest session is still alive (maybe still starting the server)
         server = LocalNeo4j(settings.home, settings.neo4j_version, path.name)
         if not server.status().running:
             shutil.rmtree(path, ignore_errors=True)
-
-
-def _pid_exists(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 @pytest.fixture(scope="session")
