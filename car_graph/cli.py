@@ -367,7 +367,7 @@ def demo(state: CliState, k: int) -> None:
 @click.option("--seed", type=int, default=7, show_default=True)
 def synthetic_benchmark(out_dir: Path, docs: int, seed: int) -> None:
     """Write the deterministic synthetic benchmark (documents, queries, rules) to OUT_DIR."""
-    from car_graph.ingest import synthetic
+    from car_graph.benchmarks import synthetic
 
     paths = synthetic.write(synthetic.generate(n_docs=docs, seed=seed), out_dir)
     for name, path in paths.items():
@@ -398,7 +398,7 @@ def reproduce_benchmarks(state: CliState, raw_dir: Path | None, out: Path, domai
 
     Destructive, so loopback servers only.
     """
-    from car_graph.reproduce import REAL_DOMAINS, reproduce
+    from car_graph.benchmarks.reproduce import REAL_DOMAINS, reproduce
 
     names = tuple(d.strip() for d in domains.split(",") if d.strip())
     unknown = sorted(set(names) - set(REAL_DOMAINS))

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from car_graph.cli import main
 from car_graph.client import CarClient
 from car_graph.demo import sample_dir
-from car_graph.ingest import synthetic
+from car_graph.benchmarks import synthetic
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.models]
 

@@ -9,7 +9,7 @@ import pytest
 
 from car_graph.client import CarClient
 from car_graph.errors import InputProblem
-from car_graph.ingest.questions import load_domain, supersession_edges
+from car_graph.benchmarks.questions import load_domain, supersession_edges
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.models]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from car_graph.ingest import questions as qmod
+from car_graph.benchmarks import questions as qmod
 from car_graph.ingest.records import read_jsonl
 from car_graph.ingest.rules import bundled_rules
 from car_graph.ingest.security import explicit_edges, rule_edges

@@ -14,7 +14,7 @@ from car_graph.cli import main
 from car_graph.evaluation import EvalQuery
 from car_graph.ingest.records import DocumentRecord
 from car_graph.metrics import SupersessionGraph, SystemScores
-from car_graph.reproduce import (
+from car_graph.benchmarks.reproduce import (
     ANCHOR_NOT_FUSED,
     ANCHOR_OUTRANKED,
     GOLD_TOO_LARGE,

@@ -444,7 +444,7 @@ def render_markdown(report: ReproduceReport) -> str:
         "",
         "```",
         f"car-graph synthetic BENCH/synthetic --docs {SYNTHETIC_DOCS} --seed {SYNTHETIC_SEED}",
-        f"python -m car_graph.ingest.questions BENCH --domain all --raw RAW "
+        f"python -m car_graph.benchmarks.questions BENCH --domain all --raw RAW "
         f"--distractors {report.n_distractors} --seed {report.seed}",
         "```",
         "",
@@ -643,7 +643,7 @@ def _eval_queries(rows: Sequence[Mapping[str, Any]], source: str) -> list[EvalQu
 
 
 def _synthetic_benchmark() -> _Benchmark:
-    from car_graph.ingest import synthetic
+    from car_graph.benchmarks import synthetic
     from car_graph.ingest.rules import load_rules
 
     bench = synthetic.generate(n_docs=SYNTHETIC_DOCS, seed=SYNTHETIC_SEED)
@@ -652,7 +652,7 @@ def _synthetic_benchmark() -> _Benchmark:
 
 
 def _domain_benchmark(domain: str, raw_dir: Path, n_distractors: int, seed: int) -> _Benchmark:
-    from car_graph.ingest.questions import build_benchmark
+    from car_graph.benchmarks.questions import build_benchmark
 
     bench = build_benchmark(domain, raw_dir, n_distractors=n_distractors, seed=seed)
     variants = {r["id"]: str(r.get("info", {}).get("variant", "other")) for r in bench.robustness}
