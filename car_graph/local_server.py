@@ -555,7 +555,7 @@ class LocalNeo4j:
                 f"{self.instance_dir} has data but no password file; the password is unknown. "
                 f"Delete {self.instance_dir} to start over."
             )
-        password = secrets.token_urlsafe(24)
+        password = new_password()
         fd = os.open(self.password_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             os.fchmod(handle.fileno(), 0o600)  # regardless of umask
@@ -587,6 +587,12 @@ class LocalNeo4j:
         if result.returncode != 0:
             output = (result.stdout + result.stderr).replace(password, "********").strip()
             raise ServerError(f"neo4j-admin dbms set-initial-password failed:\n{output[-4000:]}")
+
+
+def new_password() -> str:
+    """A random password for the managed server. It never starts with "-": neo4j-admin's
+    command-line parser would take such a password for an option (1 start in 32 failed)."""
+    return "c" + secrets.token_urlsafe(24)
 
 
 # -------------------------------------------------------------------- process helpers

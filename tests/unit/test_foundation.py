@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from car_graph import cypher, schema
 from car_graph.cli import main
 from car_graph.errors import ServerError
-from car_graph.local_server import LocalNeo4j, _argfile_quote
+from car_graph.local_server import LocalNeo4j, _argfile_quote, new_password
 
 
 def test_every_schema_file_creates_one_named_object_in_order() -> None:
@@ -93,3 +93,10 @@ def test_public_api_is_exactly_the_documented_names() -> None:
         name for name in vars(car_graph) if not name.startswith("_") and name[0].isupper()
     )
     assert {"CarClient", "Settings", "Result", "Hop", "CarError"} <= set(car_graph.__all__)
+
+
+def test_generated_passwords_never_look_like_a_command_line_option() -> None:
+    # neo4j-admin parses a leading "-" as an option; token_urlsafe starts with one 1 time in 32
+    passwords = [new_password() for _ in range(2000)]
+    assert not any(p.startswith("-") for p in passwords)
+    assert len(set(passwords)) == len(passwords) and min(map(len, passwords)) >= 32
