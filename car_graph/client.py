@@ -23,6 +23,7 @@ from car_graph.store import GraphStore
 if TYPE_CHECKING:
     from car_graph.embedding import Embedder
     from car_graph.evaluation import EvaluationReport
+    from car_graph.ingest.domains import Domain
     from car_graph.ingest.entities import EntityExtractor
     from car_graph.ingest.pipeline import IngestSummary
     from car_graph.ingest.records import DocumentRecord
@@ -104,10 +105,20 @@ class CarClient:
         *,
         progress: bool = False,
         problems: Sequence[Any] = (),
+        domain: Domain | None = None,
     ) -> IngestSummary:
+        """Load records. ``domain``: a user domain (identifier patterns, name types) declared in
+        YAML; it is registered for extraction and stored in the graph for later questions."""
+        import json
+
+        from car_graph.ingest.domains import domain_to_mapping
         from car_graph.ingest.pipeline import ingest_records
 
         self.apply_schema()
+        if domain is not None:
+            self.extractor.register_domain(domain)
+            self.store.write("upsert_domain", name=domain.name,
+                             spec=json.dumps(domain_to_mapping(domain), sort_keys=True))
         return ingest_records(
             records, self.store, self.embedder, self.extractor, rules,
             progress=progress, problems=problems,
@@ -117,13 +128,13 @@ class CarClient:
         self, path: Path, *, format: str = "jsonl", rules_path: Path | None = None,
         progress: bool = False,
     ) -> IngestSummary:
+        from car_graph.ingest.domains import load_domain_file
         from car_graph.ingest.sources import read_source
-        from car_graph.ingest.rules import load_rules
 
         problems: list[Any] = []
+        domain, rules = load_domain_file(rules_path) if rules_path else (None, None)
         records = list(read_source(path, format, problems))
-        rules = load_rules(rules_path) if rules_path else None
-        return self.ingest(records, rules, progress=progress, problems=problems)
+        return self.ingest(records, rules, progress=progress, problems=problems, domain=domain)
 
     def retrieve(
         self, question: str, k: int = 5, as_of: date | None = None, domain: str | None = None

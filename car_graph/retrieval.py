@@ -7,17 +7,15 @@ The baselines the evaluation compares against (dense, bm25, hybrid) are sibling 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any
-
-from rapidfuzz.distance import OSA
 
 from neo4j.time import Date as Neo4jDate
 
 from car_graph.errors import ConfigError, NotFoundError
+from car_graph.linking import EntityLinker, LinkingSettings
 from car_graph.types import Explanation, Hop, Result, Retrieval, Status
 
 if TYPE_CHECKING:
@@ -34,58 +32,8 @@ class RetrievalSettings:
 
     candidates: int = 50        # candidates taken from each source before fusion
     min_anchors: int = 10       # anchors closed over (at least k)
-    entity_boost: float = 1.0   # added to documents in the scope of an entity the question names
-    entity_candidates: int = 50  # fuzzy entity-name hits examined for linking
-
-
-_WORD = re.compile(r"[a-z0-9]+")
-_PARTIAL_CVE = re.compile(
-    r"CVE[- ](?P<year>\d{4})-\D{0,3}(?P<tail>\d{3,7})\b|CVE\b\D{0,20}?\b(?:ending|ends)\s+(?:in|with)\s+(?P<end>\d{3,7})",
-    re.IGNORECASE,
-)
-# Shorter words must match exactly ('panic' is one edit from the package 'sanic'); in names of
-# two or more words the other words already vouch for the match, so 5 letters suffice there.
-MIN_FUZZY_LENGTH = 6
-MIN_FUZZY_LENGTH_MULTIWORD = 5
-
-
-# Words that qualify a name without identifying it: a question about "fenfluramine" names the
-# scope entity "fenfluramine hydrochloride".
-NAME_QUALIFIERS = frozenset({
-    "hydrochloride", "hcl", "sodium", "potassium", "calcium", "magnesium", "acetate", "sulfate",
-    "maleate", "tartrate", "citrate", "phosphate", "mesylate", "besylate", "fumarate",
-    "succinate", "bromide", "chloride", "hydrobromide", "dihydrochloride", "monohydrate",
-    "anhydrous", "disodium", "bitartrate", "hyclate", "propionate", "valerate",
-})
-
-
-def words(text: str) -> list[str]:
-    """Lower-cased alphanumeric runs, split the way Lucene's standard analyser splits."""
-    return _WORD.findall(text.lower())
-
-
-def covers(name: str, question_words: Iterable[str], stop_words: frozenset[str] = frozenset()) -> bool:
-    """Does the question name this entity? Every significant word of the name (3+ letters, not
-    a stop word or a salt/form qualifier) must appear in the question, with one edit allowed
-    for long words, so 'crypto' does not name 'golang.org/x/crypto' nor 'django' name
-    'django-helpdesk', while 'Harirsburg' still names 'The Harrisburg'."""
-    significant = [
-        w for w in dict.fromkeys(words(name))
-        if len(w) >= 3 and w not in stop_words and w not in NAME_QUALIFIERS
-    ]
-    if not significant:
-        return False
-    asked = set(question_words)
-    min_fuzzy = MIN_FUZZY_LENGTH if len(significant) == 1 else MIN_FUZZY_LENGTH_MULTIWORD
-
-    def found(word: str) -> bool:
-        if word in asked:
-            return True
-        return len(word) >= min_fuzzy and any(
-            abs(len(word) - len(q)) <= 1 and OSA.distance(word, q) <= 1 for q in asked
-        )
-
-    return all(found(w) for w in significant)
+    entity_boost: float = 1.0   # added per linked entity that holds the document in scope
+    linking: LinkingSettings = field(default_factory=LinkingSettings)
 
 
 def to_date(value: Any) -> date | None:
@@ -121,6 +69,13 @@ class Retriever:
         self.embedder = embedder
         self.extractor = extractor
         self.settings = settings or RetrievalSettings()
+        # User domains ingested from YAML are stored in the graph: register them so this
+        # process links their identifiers as the ingesting one did.
+        from car_graph.ingest.domains import domain_from_json
+
+        for row in store.read("read_domains"):
+            extractor.register_domain(domain_from_json(row["spec"], f"graph domain {row['name']}"))
+        self.linker = EntityLinker(store, extractor, extractor.registry, self.settings.linking)
         # Question analysis (embedding, entity linking) is shared by every system an evaluation
         # runs; a Retriever lives for one retrieval or one evaluation, so the graph is stable.
         self._prepared: dict[str, dict[str, Any]] = {}
@@ -140,29 +95,9 @@ class Retriever:
                 "entities": self.link_entities(question),
             }
 
-    def link_entities(self, question: str) -> list[dict[str, str]]:
-        """Entities the question names: identifiers and corpus names found by the spaCy
-        pipeline, scope entities whose name the question covers (typo-tolerant), and CVEs a
-        partial identifier points at. Unknown keys are harmless: they match no Entity."""
-        from car_graph.ingest.entities import fuzzy_query, question_terms, stop_words
-
-        linked = {(m.type, m.key): None for m in self.extractor.extract(question)}
-        lucene = fuzzy_query(question_terms(question))
-        if lucene:
-            asked = words(question)
-            stop = stop_words()
-            for row in self.store.read(
-                "match_entities", lucene=lucene, limit=self.settings.entity_candidates
-            ):
-                if covers(row["name"] or row["key"], asked, stop):
-                    linked[(row["type"], row["key"])] = None
-        for match in _PARTIAL_CVE.finditer(question):
-            suffix = match.group("tail") or match.group("end")
-            for row in self.store.read(
-                "match_cve_suffix", year=match.group("year") or "", suffix=suffix
-            ):
-                linked[(row["type"], row["key"])] = None
-        return [{"type": t, "key": k} for t, k in linked]
+    def link_entities(self, question: str) -> list[dict[str, Any]]:
+        """The entities the question names, as retrieve.cypher's ``$entities`` items."""
+        return [e.parameter() for e in self.linker.link(question)]
 
     def question_parameters(self, question: str) -> dict[str, Any]:
         self.prepare([question])

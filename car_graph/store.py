@@ -39,13 +39,16 @@ class GraphStore:
         documents: Sequence[Mapping[str, Any]],
         scope: Sequence[Mapping[str, Any]],
         mentions: Sequence[Mapping[str, Any]],
+        identifiers: Sequence[Mapping[str, Any]] = (),
     ) -> None:
-        """One transaction per batch: documents, their scope links and their mentions."""
+        """One transaction per batch: documents, their scope, identifier and mention links."""
 
         def work(tx: ManagedTransaction) -> None:
             tx.run(cypher.statement("upsert_documents"), rows=list(documents)).consume()
             if scope:
                 tx.run(cypher.statement("link_scope"), rows=list(scope)).consume()
+            if identifiers:
+                tx.run(cypher.statement("link_identifiers"), rows=list(identifiers)).consume()
             if mentions:
                 tx.run(cypher.statement("link_mentions"), rows=list(mentions)).consume()
 

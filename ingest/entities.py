@@ -1,50 +1,32 @@
-"""Entity mentions in free text: identifiers, citations, case names and corpus names (spaCy).
+"""Entity mentions in free text: identifiers, corpus names and domain pattern guesses (spaCy).
 
-``EntityExtractor`` finds these mention types (``type`` -> key form):
+The extractor is generic: what counts as an identifier, which scope types are names and which
+extra span components run all come from the domains registered in a
+``car_graph.ingest.domains.DomainRegistry`` (the built-in security, law and drug domains by
+default, plus any user domain declared in YAML). Mention ``type``s are the declared identifier
+types, the name types given to ``add_names``, and the labels of domain components.
 
-=================  ==========================================  =================================
-type               surface examples                             key
-=================  ==========================================  =================================
-cve                CVE-2021-44228                               cve-2021-44228
-ghsa               GHSA-jfh8-c2jp-5v3q                          ghsa-jfh8-c2jp-5v3q
-pysec              PYSEC-2021-1                                 pysec-2021-1
-go_vuln            GO-2022-0001                                 go-2022-0001
-rustsec            RUSTSEC-2021-0001                            rustsec-2021-0001
-package_version    log4j-core@2.17.1, @babel/core@7.24.0,       log4j-core@2.17.1,
-                   django==4.2.1, golang.org/x/net@v0.17.0      django@4.2.1, golang.org/x/net@0.17.0
-version            4.17.12, v1.2.3, 1.21rc2, 2.0.0-beta.1       4.17.12, 1.2.3, 1.21rc2
-us_reports         410 U.S. 113, 597 US 215                     410 u.s. 113
-case               Roe v. Wade, Dobbs v. Jackson Women's        roe v. wade
-                   Health Organization
-ndc                0002-3227-30, 12345-678-90, 00002-3227-30,   00002-3227 (product level, see
-                   NDC 00002322730, NDC 0002-3227               normalize_ndc)
-fda_application    NDA 021436, NDA021436, ANDA 076543,          nda021436 (see
-                   BLA 125057, NDA 21-436                       normalize_application)
-<any>              names added with ``add_names``               the key given, else normalize_key
-org/product/law    statistical NER, only with a model           normalize_key(text)
-=================  ==========================================  =================================
-
-Keys are in ``car_graph.ingest.keys.normalize_key`` form (case-folded, white space collapsed). A
-version key drops one leading ``v`` ("v1.2.3" and "1.2.3" are one version); the version schemes
-in the rules canonicalise further.
+Keys are in ``car_graph.ingest.keys.normalize_key`` form unless an identifier declares its own
+normaliser (an NDC's product-level key, a version without its "v").
 
 Pipeline (built in the constructor; importing this module does not import spaCy):
 
 1. ``spacy.blank("en")`` tokenizer (or a statistical English model's, see below).
-2. ``car_identifiers``: runs plain regexes over ``doc.text`` (stack.md section 4: faster than a
-   tokenizer ``token_match`` and independent of the tokenizer's affix rules), then makes each
-   identifier exactly ONE token (merging "CVE-2021", "-", "44228"; splitting a URL token around
-   ".../detail/CVE-2021-44228"), so later components never see fragments.
-3. ``car_cases``: the case-name token patterns (Matcher; "X v. Y", multiword parties, "'s",
-   connectors "of"/"the"/"ex rel."), run only when the text contains a "v."/"vs." token.
+2. ``car_identifiers``: runs the registry's identifier regexes over ``doc.text`` (stack.md
+   section 4: faster than a tokenizer ``token_match`` and independent of the tokenizer's affix
+   rules), then makes each identifier exactly ONE token (merging "CVE-2021", "-", "44228";
+   splitting a URL token around ".../detail/CVE-2021-44228"), so later components never see
+   fragments.
+3. Domain components (e.g. the law domain's case-name patterns), each writing guesses into its
+   own ``doc.spans`` key.
 4. ``car_names``: a ``span_ruler`` (the matcher engine behind ``entity_ruler``) with the corpus
    names of ``add_names`` as PhraseMatcher patterns on ``LOWER`` (fast with tens of thousands of
    names). It keeps every raw match in ``doc.spans`` so the resolver decides overlaps.
 5. Optional statistical NER (ORG/PRODUCT/LAW) when an English model is importable.
 6. ``car_resolve``: overlapping spans resolved by length (``spacy.util.filter_spans``; ties go to
-   identifiers, then corpus names, then case patterns); a known corpus name beats a same-type
-   pattern guess around it ("Following Roe v. Wade" -> the known "Roe v. Wade"); statistical spans
-   only fill gaps. The result is ``doc.ents`` with the lowercase type labels.
+   identifiers, then corpus names, then domain guesses); a known corpus name beats a same-type
+   guess around it ("Following Roe v. Wade" -> the known "Roe v. Wade"); statistical spans only
+   fill gaps. The result is ``doc.ents`` with the lowercase type labels.
 
 Mentions carry character offsets into the input text (``text[start:end] == name``) and are
 de-duplicated per (type, key), first occurrence kept.
@@ -68,6 +50,7 @@ from car_graph.ingest.keys import normalize_key
 from car_graph.ingest.records import NAME_PATTERN
 
 if TYPE_CHECKING:  # pragma: no cover
+    from car_graph.ingest.domains import Domain, DomainRegistry, IdentifierSpec
     from spacy.language import Language
     from spacy.tokens import Doc, Span
 
@@ -92,215 +75,49 @@ IDENTIFIER_TYPES: tuple[str, ...] = (
 _IDS_KEY = "car_identifiers"
 _RULES_KEY = "car_names"
 _NAME_ID = "name"  # span_ruler pattern id of corpus names
-_PATTERN_ID = "pattern"  # span_ruler pattern id of case-name token patterns
 
-# --------------------------------------------------------------------------- identifier regexes
-
-# Versions/packages: not glued to a word, path, scope or name ("log4j-core-2.17.1") on the left;
-# a digit-hyphen before is fine (the "2.14.1" of the range "2.0.0-2.14.1").
-_L = r"(?<![\w@/.:])(?<![^\d\s]-)"
-_R = r"(?![\w@]|-[^\d\s]|\.\w)"  # ... nor on the right (a sentence-final period is fine)
-_LID = r"(?<![\w-])"  # advisory ids: a URL path before them is fine (".../detail/CVE-2021-44228")
-_RID = r"(?![\w@-]|\.\w)"
-
-# A version: numeric release, then a PEP 440 or SemVer pre/dev/post part, then SemVer build data.
-# A SemVer pre-release is "-beta.1", "-SNAPSHOT" or "-1", never "-2.14.1" (that is a range).
-_PRE = (
-    r"(?:[-.]?(?:alpha|beta|preview|pre|rc|dev|post|a|b)\.?\d*(?![\w])"
-    r"|-(?:[A-Za-z][0-9A-Za-z]*(?:\.[0-9A-Za-z]+)*|\d+(?![.\d])))"
-)
-_BUILD = r"(?:\+[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)"
-_VERSION = rf"[vV]?\d+(?:\.\d+)*{_PRE}?{_BUILD}?"
-# A bare version must look like one: three or more components, or a "v" prefix with two, or two
-# with a pre-release tag ("1.21rc2"). "3.5" alone is a number, not a version.
-_BARE_VERSION = (
-    rf"(?:[vV]?\d+\.\d+\.\d+(?:\.\d+)*{_PRE}?{_BUILD}?"
-    rf"|[vV]\d+\.\d+{_PRE}?{_BUILD}?"
-    rf"|\d+\.\d+[-.]?(?:alpha|beta|preview|pre|rc|dev|post|a|b)\.?\d*{_BUILD}?)"
-)
-_PKG_NAME = r"(?:@[\w.-]+/)?\w(?:[\w.\-/:]*\w)?"
-
-_NDC_HYPHEN = r"\d{4}-\d{4}-\d{2}|\d{5}-\d{3}-\d{2}|\d{5}-\d{4}-\d{1,2}"
-
-# (type, regex, group holding the mention). Case-insensitive only where the id is.
-_IDENTIFIER_PATTERNS: tuple[tuple[str, str, int], ...] = (
-    ("cve", rf"{_LID}(?i:CVE-\d{{4}}-\d{{4,7}}){_RID}", 0),
-    ("ghsa", rf"{_LID}(?i:GHSA(?:-[23456789cfghjmpqrvwx]{{4}}){{3}}){_RID}", 0),
-    ("pysec", rf"{_LID}(?i:PYSEC-\d{{4}}-\d{{1,7}}){_RID}", 0),
-    ("go_vuln", rf"{_LID}(?i:GO-\d{{4}}-\d{{4,7}}){_RID}", 0),
-    ("rustsec", rf"{_LID}(?i:RUSTSEC-\d{{4}}-\d{{4,7}}){_RID}", 0),
-    ("package_version", rf"{_L}{_PKG_NAME}(?:@|==){_VERSION}{_R}", 0),
-    ("version", rf"{_L}{_BARE_VERSION}{_R}", 0),
-    ("us_reports", r"(?<![\w.,])\d{1,3}\s+U\.?\s?S\.?\s+(?:\d{1,4}|_{3,})(?![\w])", 0),
-    ("ndc", rf"(?<![\w-])(?:{_NDC_HYPHEN})(?![\w-])", 0),
-    # after an "NDC" label also 11 bare digits and product-only forms ("NDC 0002-3227")
-    (
-        "ndc",
-        r"\bNDC\s*(?:#|No\.?|Numbers?|s)?\s*[:#]?\s*"
-        r"(\d{4,5}[- ]\d{3,4}(?:[- ]\d{1,2})?|\d{10,11})(?![\w-])",
-        1,
-    ),
-    (
-        "fda_application",
-        r"\b(?:ANDA|NDA|BLA)\s*(?:#|No\.?|Number|:)?\s*(?:\d{6}|\d{2}-\d{3}|\d{5})(?![\w-])",
-        0,
-    ),
-)
-_COMPILED = tuple((t, re.compile(p), g) for t, p, g in _IDENTIFIER_PATTERNS)
-# Cheap pre-test: every identifier has one of these (digit-dot/hyphen-digit, @ or ==, U.S, NDC,
-# NDA/ANDA/BLA, GHSA). Plain prose skips the eleven regexes.
-_MAY_HOLD_ID = re.compile(r"\d[.-]\d|\d(?:a|b|rc|alpha|beta|dev|post)|[@=]|U\.?\s?S|NDC|NDA|BLA|(?i:ghsa)")
-
-_PKG_VERSION_PARTS = re.compile(rf"^({_PKG_NAME})(?:@|==)({_VERSION})$")
-_US_REPORTS_PARTS = re.compile(r"(\d{1,3})\s+U\.?\s?S\.?\s+(\d{1,4}|_{3,})")
-# NDC segment lengths FDA uses: (labeler, product, package) and product-only (labeler, product)
-_NDC_LAYOUTS = {(4, 4, 2), (5, 3, 2), (5, 4, 1), (5, 4, 2)}
-_NDC_PRODUCT_LAYOUTS = {(4, 4), (5, 3), (5, 4)}
-_NDC_LABEL = re.compile(r"^\s*NDC\s*(?:#|No\.?|Numbers?|s)?\s*[:#]?\s*", re.IGNORECASE)
-_APPLICATION_PARTS = re.compile(
-    r"^(ANDA|NDA|BLA|A|N|B)\s*(?:#|No\.?|Number|:)?\s*(\d{2}-\d{3,4}|\d{4,6})$", re.IGNORECASE
-)
-_APPLICATION_PREFIX = {"a": "anda", "n": "nda", "b": "bla"}
+# --------------------------------------------------------------------------- identifiers
 
 
-def normalize_ndc(text: str) -> str | None:
-    """Product-level NDC key ``LLLLL-PPPP`` (the 11-digit HIPAA 5-4-2 layout without the package
-    segment), or None when ``text`` is no NDC or is ambiguous.
-
-    The key is the one the drug adapter uses, so a package NDC, a product NDC and any 4-4-2 /
-    5-3-2 / 5-4-1 / 5-4-2 spelling meet on one entity: "0002-3227-30", "00002-3227-30",
-    "00002322730" (11 digits = 5-4-2), "NDC 0002-3227" and "0002 3227 30" -> "00002-3227". Ten
-    digits without separators could be any of three layouts: None.
-    """
-    s = _NDC_LABEL.sub("", text)
-    s = re.sub(r"[\s-]+", "-", s.strip()).strip("-")
-    parts = s.split("-")
-    if not all(p.isdigit() for p in parts):
-        return None
-    lengths = tuple(len(p) for p in parts)
-    if lengths == (11,):
-        parts, lengths = [s[:5], s[5:9], s[9:]], (5, 4, 2)
-    if lengths in _NDC_LAYOUTS or lengths in _NDC_PRODUCT_LAYOUTS:
-        return f"{parts[0].zfill(5)}-{parts[1].zfill(4)}"
-    return None
-
-
-def normalize_application(text: str) -> str | None:
-    """FDA application key: lowercase type + 6-digit number (``nda021436``), or None.
-
-    Accepts "NDA 021436", "NDA021436", "NDA #021436", "NDA No. 21436", "NDA 21-436", any case, and
-    the Orange Book one-letter form ("N021436", "A076543", "B125057"). The drug adapter's
-    "NDA021436" keys are the same entity once ``normalize_key`` case-folds them.
-    """
-    m = _APPLICATION_PARTS.match(" ".join(text.split()))
-    if not m:
-        return None
-    digits = m.group(2).replace("-", "")
-    if len(digits) > 6:
-        return None
-    prefix = m.group(1).lower()
-    return f"{_APPLICATION_PREFIX.get(prefix, prefix)}{digits.zfill(6)}"
-
-
-def _version_key(text: str) -> str:
-    key = normalize_key(text)
-    return key[1:] if key[:1] == "v" and key[1:2].isdigit() else key
-
-
-def _identifier_key(entity_type: str, text: str) -> str | None:
-    """The key of an identifier match; None drops the match (an ambiguous NDC)."""
-    if entity_type == "package_version":
-        m = _PKG_VERSION_PARTS.match(text)
-        if m:
-            return f"{normalize_key(m.group(1))}@{_version_key(m.group(2))}"
-    elif entity_type == "version":
-        return _version_key(text)
-    elif entity_type == "us_reports":
-        m = _US_REPORTS_PARTS.search(text)
-        if m:
-            return f"{m.group(1)} u.s. {m.group(2)}"
-    elif entity_type == "ndc":
-        return normalize_ndc(text)
-    elif entity_type == "fda_application":
-        return normalize_application(text) or normalize_key(text)
-    return normalize_key(text)
-
-
-def find_identifiers(text: str) -> list[tuple[int, int, str, str]]:
+def find_identifiers(
+    text: str, specs: Sequence[IdentifierSpec] | None = None
+) -> list[tuple[int, int, str, str]]:
     """Identifier matches in ``text`` as (start, end, type, key), non-overlapping, longest first
-    on conflict, in text order. Pure regex; usable without spaCy."""
-    if not _MAY_HOLD_ID.search(text):
-        return []
-    found: list[tuple[int, int, str]] = []
-    for entity_type, regex, group in _COMPILED:
-        for m in regex.finditer(text):
-            found.append((m.start(group), m.end(group), entity_type))
+    on conflict (on equal length the earlier-declared pattern wins), in text order. Pure regex;
+    usable without spaCy. ``specs`` default: every built-in domain's identifiers."""
+    if specs is None:
+        specs = _builtin_specs()
+    found: list[tuple[int, int, int]] = []
+    for index, spec in enumerate(specs):
+        for m in spec.regex.finditer(text):
+            if m.end(spec.group) > m.start(spec.group):
+                found.append((m.start(spec.group), m.end(spec.group), index))
     if not found:
         return []
-    # Longest wins; on equal length the earlier pattern (more specific type) wins.
-    order = {t: i for i, (t, _, _) in enumerate(_IDENTIFIER_PATTERNS)}
-    found.sort(key=lambda f: (-(f[1] - f[0]), order[f[2]], f[0]))
-    taken: list[tuple[int, int, str]] = []
-    for start, end, entity_type in found:
+    found.sort(key=lambda f: (-(f[1] - f[0]), f[2], f[0]))
+    taken: list[tuple[int, int, int]] = []
+    for start, end, index in found:
         if all(end <= s or start >= e for s, e, _ in taken):
-            taken.append((start, end, entity_type))
+            taken.append((start, end, index))
     taken.sort()
     out = []
-    for start, end, entity_type in taken:
-        key = _identifier_key(entity_type, text[start:end])
+    for start, end, index in taken:
+        spec = specs[index]
+        key = spec.key_of(text[start:end])
         if key:
-            out.append((start, end, entity_type, key))
+            out.append((start, end, spec.type, key))
     return out
 
 
-# --------------------------------------------------------------------------- case-name patterns
+@functools.cache
+def _builtin_specs() -> tuple[IdentifierSpec, ...]:
+    from car_graph.ingest.domains import DomainRegistry
 
-# Capitalised words that cannot be (or start) a party: function words and citation lead-ins.
-_NOT_PARTY = sorted(
-    {
-        "a", "about", "accord", "after", "against", "also", "although", "an", "and", "any", "are",
-        "as", "at", "be", "because", "been", "before", "between", "both", "but", "by", "cf", "cf.",
-        "citing", "compare", "did", "do", "does", "during", "each", "every", "for", "from",
-        "following", "had", "has", "have", "he", "her", "here", "his", "how", "however", "i", "if",
-        "in", "into", "is", "it", "its", "like", "neither", "no", "nor", "not", "on", "or", "our",
-        "over", "overruled", "overruling", "per", "quoting", "reversing", "affirming", "applying",
-        "distinguishing", "discussing", "see", "she", "since", "some", "that", "the", "their",
-        "then", "there", "these", "they", "this", "those", "though", "through", "thus", "to",
-        "under", "unlike", "upon", "via", "was", "we", "were", "what", "when", "where", "whereas",
-        "which", "while", "who", "whom", "why", "with", "within", "without", "you",
-    }
-)
-_CAP_RE = r"^[A-ZÀ-ÖØ-Þ][\w.'’&-]*$"
-_CAP_OR_POSS_RE = r"^(?:[A-ZÀ-ÖØ-Þ][\w.'’&-]*|['’]s?|&)$"
-_CONNECTORS = ["of", "the", "for", "ex", "rel.", "de", "la", "del", "du", "des", "von", "van", "on"]
-_VERSUS = ["v.", "v", "vs.", "vs", "V."]
-_POSSESSIVE = {"'s", "’s", "'", "’"}
-_DETERMINERS = {"the", "a", "an"}
-
-
-def _case_patterns() -> list[dict[str, Any]]:
-    cap = {"TEXT": {"REGEX": _CAP_RE}, "LOWER": {"NOT_IN": _NOT_PARTY}}
-    more = {"TEXT": {"REGEX": _CAP_OR_POSS_RE}, "LOWER": {"NOT_IN": _NOT_PARTY}, "OP": "*"}
-    conn = [{"LOWER": {"IN": _CONNECTORS}}, {"LOWER": {"IN": _CONNECTORS}, "OP": "?"}]
-    run = [cap, more]
-
-    def party(connectors: int) -> list[dict[str, Any]]:
-        tokens = list(run)
-        for _ in range(connectors):
-            tokens += conn + run
-        return tokens
-
-    patterns = []
-    for left in range(2):
-        for right in range(3):
-            tokens = party(left) + [{"ORTH": {"IN": _VERSUS}}] + party(right)
-            patterns.append({"label": "case", "pattern": tokens, "id": _PATTERN_ID})
-    return patterns
+    return DomainRegistry.builtin().identifier_specs
 
 
 # --------------------------------------------------------------------------- spaCy components
 
-_CASES_KEY = "car_cases"
 _TEXT_KEY = "car_text"  # doc.user_data: doc.text, computed once (Doc.text re-joins every token)
 
 
@@ -312,11 +129,21 @@ def _doc_text(doc: Doc) -> str:
 _VERSUS_HINT = re.compile(r"\s(?:v|vs|V)\.?\s")
 
 
-def _identifiers_component(doc: Doc) -> Doc:
-    """Regex identifiers -> exactly one token each, spans in doc.spans[car_identifiers]."""
+class _IdentifierComponent:
+    """Regex identifiers -> exactly one token each, spans in doc.spans[car_identifiers]. The
+    patterns are the registry's, set by the extractor that owns the pipeline."""
+
+    def __init__(self) -> None:
+        self.specs: tuple[IdentifierSpec, ...] = ()
+
+    def __call__(self, doc: Doc) -> Doc:
+        return _mark_identifiers(doc, self.specs)
+
+
+def _mark_identifiers(doc: Doc, specs: Sequence[IdentifierSpec]) -> Doc:
     from spacy.tokens import Span
 
-    matches = find_identifiers(_doc_text(doc))
+    matches = find_identifiers(_doc_text(doc), specs) if specs else []
     spans = []
     if matches:
         if any(doc.char_span(start, end) is None for start, end, _, _ in matches):
@@ -352,43 +179,6 @@ def _split_at(doc: Doc, cuts: set[int]) -> None:
             retokenizer.split(token, orths, heads=[(token, 0)] * len(orths))
 
 
-class _CaseMatcher:
-    """Case-name token patterns (``_case_patterns``), run only when the text has a "v."/"vs."."""
-
-    def __init__(self, nlp: Language) -> None:
-        from spacy.matcher import Matcher
-
-        self.matcher = Matcher(nlp.vocab)
-        for pattern in _case_patterns():
-            self.matcher.add("case", [pattern["pattern"]])
-
-    def __call__(self, doc: Doc) -> Doc:
-        from spacy.tokens import Span
-
-        spans = []
-        if _VERSUS_HINT.search(_doc_text(doc)):
-            for _, start, end in self.matcher(doc):
-                spans.append(Span(doc, start, end, label="case", span_id=_PATTERN_ID))
-        doc.spans[_CASES_KEY] = spans
-        return doc
-
-
-def _trim_case(span: Span) -> Span | None:
-    """Drop a trailing possessive or connector ("Roe v. Wade's" -> "Roe v. Wade")."""
-    from spacy.tokens import Span
-
-    doc, end = span.doc, span.end
-    while end > span.start and (
-        doc[end - 1].text in _POSSESSIVE or doc[end - 1].lower_ in _CONNECTORS
-    ):
-        end -= 1
-    if end == span.end:
-        return span
-    if end == span.start or doc[end - 1].text in _VERSUS:
-        return None
-    return Span(doc, span.start, end, label=span.label_, span_id=span.id_)
-
-
 class _Resolver:
     """Final doc.ents: longest span wins (filter_spans), ties to identifiers, then corpus names,
     then case-pattern guesses; a known name beats a same-type guess wrapped around it;
@@ -396,6 +186,7 @@ class _Resolver:
 
     def __init__(self, statistical: bool) -> None:
         self.statistical = statistical
+        self.guess_keys: tuple[str, ...] = ()  # spans keys that domain components write
 
     def __call__(self, doc: Doc) -> Doc:
         from spacy.tokens import Span
@@ -403,12 +194,7 @@ class _Resolver:
 
         identifiers = list(doc.spans[_IDS_KEY]) if _IDS_KEY in doc.spans else []
         names = list(doc.spans[_RULES_KEY]) if _RULES_KEY in doc.spans else []
-        guesses = []
-        if _CASES_KEY in doc.spans:
-            for span in doc.spans[_CASES_KEY]:
-                trimmed = _trim_case(span)
-                if trimmed is not None:
-                    guesses.append(trimmed)
+        guesses = [span for key in self.guess_keys if key in doc.spans for span in doc.spans[key]]
         if names and guesses:
             guesses = [
                 g
@@ -440,9 +226,7 @@ def _register_components() -> None:
     from spacy.language import Language
 
     if not Language.has_factory("car_identifiers"):
-        Language.component("car_identifiers", func=_identifiers_component)
-    if not Language.has_factory("car_cases"):
-        Language.factory("car_cases", func=lambda nlp, name: _CaseMatcher(nlp))
+        Language.factory("car_identifiers", func=lambda nlp, name: _IdentifierComponent())
     if not Language.has_factory("car_resolve"):
         Language.factory(
             "car_resolve",
@@ -475,6 +259,7 @@ class EntityExtractor:
         self,
         use_statistical: bool | None = None,
         models: Sequence[str] = STATISTICAL_MODELS,
+        registry: DomainRegistry | None = None,
     ) -> None:
         try:
             import spacy
@@ -491,14 +276,31 @@ class EntityExtractor:
             nlp = spacy.blank("en")
             # spaCy's 1M-character guard protects parser/NER memory; rules alone scale linearly.
             nlp.max_length = max(nlp.max_length, 10_000_000)
-        nlp.add_pipe("car_identifiers", first=True)
-        nlp.add_pipe("car_cases", after="car_identifiers")
+        if registry is None:
+            from car_graph.ingest.domains import DomainRegistry
+
+            registry = DomainRegistry.builtin()
+        self.registry = registry
+        self._identifiers = nlp.add_pipe("car_identifiers", first=True)
+        self._identifiers.specs = registry.identifier_specs
         self._ruler: Any = None  # the car_names span_ruler, added with the first names
-        nlp.add_pipe(
+        self._resolver = nlp.add_pipe(
             "car_resolve", last=True, config={"statistical": self.statistical_model is not None}
         )
+        self._resolver.guess_keys = tuple(add(nlp) for add in registry.components())
+        # The names ruler goes right after the rule components, before any statistical model, so
+        # add_patterns tokenises names without running the model on them.
+        self._names_after = [
+            n for n in nlp.pipe_names if n.startswith("car_") and n != "car_resolve"
+        ][-1]
         self.nlp: Language = nlp
         self._name_keys: dict[tuple[str, str], tuple[str, ...]] = {}
+
+    def register_domain(self, domain: Domain) -> None:
+        """Add (or replace) a domain; its identifier patterns apply from the next text on. A
+        domain's spaCy components are only added at construction (YAML domains have none)."""
+        self.registry.add(domain)
+        self._identifiers.specs = self.registry.identifier_specs
 
     def _load_statistical(self, spacy: Any, models: Sequence[str], required: bool) -> Language | None:
         problems = []
@@ -565,13 +367,12 @@ class EntityExtractor:
         return len(new_patterns)
 
     def _names_ruler(self) -> Any:
-        # Added on first use: an empty span_ruler warns (W036) on every doc. It sits right after
-        # car_cases so add_patterns tokenises names without running a statistical model on them.
+        # Added on first use: an empty span_ruler warns (W036) on every doc.
         if self._ruler is None:
             self._ruler = self.nlp.add_pipe(
                 "span_ruler",
                 name="car_names",
-                after="car_cases",
+                after=self._names_after,
                 config={
                     "spans_key": _RULES_KEY,
                     "annotate_ents": False,

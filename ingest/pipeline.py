@@ -24,20 +24,17 @@ from car_graph.ingest.rules import Rule, bundled_rules
 
 if TYPE_CHECKING:
     from car_graph.embedding import Embedder
+    from car_graph.ingest.domains import DomainRegistry
     from car_graph.ingest.entities import EntityExtractor
     from car_graph.store import GraphStore
 
 logger = logging.getLogger(__name__)
 
-# Scope types whose keys are plain names (packages carry an ecosystem prefix, so they are
-# matched at query time through the fuzzy entity index instead).
-NAMED_SCOPE_TYPES = ("drug", "case")
-
-
 @dataclass
 class IngestSummary:
     documents: int = 0
     scope_links: int = 0
+    identifier_links: int = 0
     mentions: int = 0
     edges_by_rule: dict[str, int] = field(default_factory=dict)
     skipped: list[InputProblem] = field(default_factory=list)
@@ -51,6 +48,7 @@ class IngestSummary:
         return {
             "documents": self.documents,
             "scope_links": self.scope_links,
+            "identifier_links": self.identifier_links,
             "mentions": self.mentions,
             "edges_by_rule": self.edges_by_rule,
             "skipped": [
@@ -62,13 +60,6 @@ class IngestSummary:
             "graph": self.graph,
             "seconds": round(self.seconds, 2),
         }
-
-
-def entity_name(entity_type: str, key: str) -> str:
-    """The human form of a scope key: packages drop their ecosystem prefix ("pypi:django")."""
-    if entity_type == "package" and ":" in key:
-        return key.split(":", 1)[1]
-    return key
 
 
 def _scalar(value: Any) -> bool:
@@ -158,11 +149,23 @@ def document_row(
     }
 
 
-def scope_rows(record: DocumentRecord) -> list[dict[str, str]]:
+def scope_rows(record: DocumentRecord, registry: DomainRegistry) -> list[dict[str, str]]:
+    """IN_SCOPE links; an entity's name is its key as people write it (the domain's display)."""
     return [
-        {"doc_id": record.id, "type": etype, "key": normalize_key(key), "name": entity_name(etype, key)}
+        {"doc_id": record.id, "type": etype, "key": normalize_key(key),
+         "name": registry.display_name(etype, key)}
         for etype, keys in record.scope.items()
         for key in keys
+    ]
+
+
+def identifier_rows(record: DocumentRecord, registry: DomainRegistry) -> list[dict[str, str]]:
+    """IDENTIFIED_BY links: attribute values that identify the document (declared identifier
+    attributes, and any value that is wholly one declared identifier), so a question naming an
+    id that sits only in a structured field still finds its document."""
+    return [
+        {"doc_id": record.id, "type": etype, "key": key, "name": surface}
+        for etype, key, surface in registry.identifiers_of_attributes(record.attributes)
     ]
 
 
@@ -208,11 +211,13 @@ def ingest_records(
     summary = IngestSummary(skipped=list(problems))
     rules = rules_for(records) if rules is None else list(rules)
 
+    registry = extractor.registry
+    mention_types = registry.mention_name_types
     names: dict[str, set[str]] = {}
     for record in records:
         for etype, keys in record.scope.items():
-            if etype in NAMED_SCOPE_TYPES:
-                names.setdefault(etype, set()).update(entity_name(etype, k) for k in keys)
+            if etype in mention_types:
+                names.setdefault(etype, set()).update(registry.display_name(etype, k) for k in keys)
     for etype, values in names.items():
         extractor.add_names(etype, sorted(values))
 
@@ -221,11 +226,12 @@ def ingest_records(
         texts = [embedding_text(r) for r in batch]
         vectors = embedder.embed_documents(texts)
         found = extractor.extract_many(texts)
-        documents, scope, mentions = [], [], []
+        documents, scope, identifiers, mentions = [], [], [], []
         for record, vector, entities in zip(batch, vectors, found, strict=True):
             documents.append(document_row(record, vector, rules))
-            own = scope_rows(record)
+            own = scope_rows(record, registry)
             scope.extend(own)
+            identifiers.extend(identifier_rows(record, registry))
             scoped = {(row["type"], row["key"]) for row in own}
             for mention in entities:
                 if (mention.type, mention.key) not in scoped:
@@ -234,9 +240,10 @@ def ingest_records(
                         {"doc_id": record.id, "type": mention.type, "key": mention.key,
                          "name": mention.name}
                     )
-        store.write_batch(documents, scope, mentions)
+        store.write_batch(documents, scope, mentions, identifiers)
         summary.documents += len(documents)
         summary.scope_links += len(scope)
+        summary.identifier_links += len(identifiers)
         summary.mentions += len(mentions)
         bar.update(len(batch))
         if on_batch:

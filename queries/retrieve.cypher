@@ -1,7 +1,8 @@
 // Controlling Authority Retrieval in ONE statement.
-//   1. anchors: dense (vector index), lexical (fulltext index) and entity-scoped candidates
-//      (documents in the scope of entities the question names), fused by CombSUM of min-max
-//      normalised scores plus a boost for named scope;
+//   1. anchors: dense (vector index), lexical (fulltext index) and entity candidates
+//      (documents scoped to, identified by or -- for identifiers -- mentioning entities the
+//      question names), fused by CombSUM of min-max normalised scores plus the entities' boost;
+//      ties go to the closer embedding, never to the id alone;
 //   2. closure: from each anchor, walk SUPERSEDES towards newer documents (bounded, cycle-safe:
 //      a path never repeats an edge), keeping only edges in force on $as_of;
 //   3. frontier: keep documents no full superseder in force has voided (partial supersession and
@@ -10,7 +11,8 @@
 // With $closure = false the statement stops after step 1 and returns the fused anchors as they
 // are: that is the `hybrid` baseline, so it is compared on exactly the same anchors.
 // params: $embedding list<float>, $fulltext string (Lucene query, '' = no lexical source),
-//         $entities list<map {type, key}> (entities linked from the question),
+//         $entities list<map {type, key, weight float, mentions boolean}> (entities linked
+//         from the question; mentions: also documents that merely mention it count, at half),
 //         $entity_boost float, $as_of date|null, $domain string|null, $k int (results),
 //         $anchors int (fused anchors to close over), $candidates int (candidates per source),
 //         $closure boolean
@@ -32,12 +34,15 @@ CALL () {
   RETURN node AS doc, null AS dense, score AS lexical, 0 AS scoped
   UNION ALL
   UNWIND $entities AS named
-  MATCH (:Entity {type: named.type, key: named.key})<-[:IN_SCOPE]-(node:Document)
+  MATCH (:Entity {type: named.type, key: named.key})<-[link:IN_SCOPE|IDENTIFIED_BY|MENTIONS]-(node:Document)
   WHERE ($as_of IS NULL OR node.published IS NULL OR node.published <= $as_of)
     AND ($domain IS NULL OR node.domain = $domain)
-  RETURN node AS doc, null AS dense, null AS lexical, 1 AS scoped
+    AND (type(link) <> 'MENTIONS' OR named.mentions)
+  // one entity counts once per document: in scope or identified by it fully, mentioned by half
+  WITH node, named, max(CASE type(link) WHEN 'MENTIONS' THEN 0.5 ELSE 1.0 END) * named.weight AS w
+  RETURN node AS doc, null AS dense, null AS lexical, w AS scoped
 }
-// scoped = how many of the entities the question names hold the document in scope
+// scoped = the summed weights of the entities the question names that hold the document
 WITH doc, max(dense) AS dense, max(lexical) AS lexical, sum(scoped) AS scoped
 // CombSUM of min-max normalised scores: each source's best candidate counts 1, its last 0;
 // each named entity whose scope holds the document adds $entity_boost.
@@ -48,7 +53,7 @@ UNWIND pool AS candidate
 WITH candidate.doc AS doc, candidate.scoped AS scoped,
      coalesce(candidate.dense, vector.similarity.cosine(candidate.doc.embedding, $embedding)) AS dense,
      candidate.lexical AS lexical, dense_max, dense_min, lexical_max, lexical_min
-WITH doc,
+WITH doc, dense,
      CASE
        WHEN dense_max IS NULL THEN 0.0
        WHEN dense_max = dense_min THEN 1.0
@@ -61,7 +66,8 @@ WITH doc,
          ELSE (lexical - lexical_min) / (lexical_max - lexical_min)
        END
      + $entity_boost * scoped AS fused
-ORDER BY fused DESC, doc.id
+// ties (equally boosted documents outside both candidate lists) go to the closer embedding
+ORDER BY fused DESC, dense DESC, doc.id
 LIMIT $anchors
 WITH collect({doc: doc, fused: fused}) AS fused_anchors
 WITH fused_anchors, [a IN fused_anchors | a.doc.id] AS anchor_ids
@@ -80,7 +86,8 @@ WHERE ($closure OR length(path) = 0)
 WITH anchor_ids, d, arank, anchor, fused, path
 ORDER BY arank, length(path)
 WITH anchor_ids, d, collect({arank: arank, anchor: anchor, fused: fused, path: path})[0] AS best
-ORDER BY best.arank, length(best.path), d.id
+// several controlling documents of one anchor: the one closer to the question first
+ORDER BY best.arank, vector.similarity.cosine(d.embedding, $embedding) DESC, length(best.path), d.id
 LIMIT $k
 WITH anchor_ids, d, best, best.anchor AS anchor
 RETURN d.id AS doc_id,

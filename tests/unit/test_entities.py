@@ -15,10 +15,9 @@ from car_graph.ingest.entities import (
     fulltext_query,
     fuzzy_query,
     lucene_escape,
-    normalize_application,
-    normalize_ndc,
     question_terms,
 )
+from car_graph.ingest.domains.drug import normalize_application, normalize_ndc
 from car_graph.ingest.keys import package_key
 
 # The stack.md section 4 sample: 15 entities the default tokenizer alone only finds 11 of.

@@ -1,0 +1,279 @@
+"""Which entities a question names: identifiers exactly, names with measured typo tolerance,
+partial identifiers only when they point at few things. Generic: every domain fact (identifier
+patterns, which identifiers may be named by their digits, name qualifiers) comes from the
+``DomainRegistry`` the extractor was built with.
+
+Kinds of keys, and how each is linked:
+
+* **Identifiers** (any declared pattern: CVE, NDC, a user's ticket id ...) and identifier-like
+  tokens (letters and digits, or digits and hyphens) match entity keys exactly after
+  normalisation -- never fuzzily, so CVE-2026-34569 never links its neighbour -34568.
+* **Partial identifiers**: a distinctive run of at least ``min_partial_digits`` digits (not a
+  year, not part of an identifier or version the question spells out), bare or in any phrasing,
+  links the identifiers of partial-capable types whose key ends with it -- only when at most
+  ``max_partial_matches`` do. They are linked with equal weight, so the rest of the question (the
+  fused semantic and lexical score) decides between them. "PREFIX-...DIGITS" narrows to keys that
+  also start with the prefix.
+* **Names** (scope keys people type: packages, drugs, cases, employees): every significant word
+  of the name must be in the question. A word of 4+ letters may be off by one edit when the
+  question's word is not itself a common word and the correction is unambiguous (it names exactly
+  one distinct entity name among the candidates); words of multi-word names from 5 letters, where
+  the other words vouch. Short names (at most ``short_name_length`` characters: tickers "GS",
+  "C") link only as exact, case-preserving tokens.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rapidfuzz.distance import OSA
+
+if TYPE_CHECKING:
+    from car_graph.ingest.domains import DomainRegistry
+    from car_graph.ingest.entities import EntityExtractor
+    from car_graph.store import GraphStore
+
+_WORD = re.compile(r"[a-z0-9]+")
+# Tokens a question may use as identifiers: letters+digits or digit groups joined by - . / _ :
+_ID_TOKEN = re.compile(r"(?<![\w-])(?=[\w.:/-]*\d)[A-Za-z0-9][\w.:/-]*[A-Za-z0-9](?![\w-])")
+_DIGIT_RUN = re.compile(r"(?<!\d)\d+(?!\d)")
+# "PREFIX-…1234" / "PREFIX-...1234": an identifier with its middle elided
+_ELIDED = re.compile(r"(?<![\w-])([A-Za-z][\w-]*?)[-\s]*(?:…|\.\.\.+)\s*(\d{3,})(?!\d)")
+_SHORT_TOKEN = re.compile(r"(?<![\w&.-])[A-Za-z][A-Za-z0-9&.]{0,2}(?![\w&-])")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n)\W*$")
+_YEAR = re.compile(r"^(?:1[89]|20)\d\d$")
+
+
+@dataclass(frozen=True)
+class LinkingSettings:
+    min_fuzzy_length: int = 4           # one edit allowed from this many letters (single-word names)
+    min_fuzzy_length_multiword: int = 5  # ... in names of two or more significant words
+    common_word_zipf: float = 3.0       # a question word this frequent in English is never "corrected"
+    short_name_length: int = 3          # names this short match only as exact, case-preserving tokens
+    min_partial_digits: int = 4
+    max_partial_matches: int = 3
+    name_candidates: int = 200          # fuzzy entity-name hits examined per question
+
+
+@dataclass(frozen=True)
+class LinkedEntity:
+    type: str
+    key: str
+    weight: float
+    how: str  # identifier | partial | name | short_name
+
+    def parameter(self) -> dict[str, Any]:
+        """The entity as retrieve.cypher's ``$entities`` item. Identifiers also count where a
+        document merely mentions them (at half weight); names only where they are scope."""
+        return {"type": self.type, "key": self.key, "weight": self.weight,
+                "mentions": self.how in ("identifier", "partial")}
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased alphanumeric runs, split the way Lucene's standard analyser splits."""
+    return _WORD.findall(text.lower())
+
+
+@functools.cache
+def _zipf(word: str) -> float:
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word, "en")
+
+
+def is_common_word(word: str, threshold: float) -> bool:
+    """An English word at least this frequent (wordfreq's Zipf scale: 3 = once per million
+    words) is taken as meant, not as a typo of a name ("panic" is not "sanic")."""
+    return _zipf(word) >= threshold
+
+
+def significant_words(
+    name: str, stop_words: frozenset[str], qualifiers: frozenset[str] = frozenset()
+) -> list[str]:
+    """The words of a name that identify it: not stop words, not qualifiers, 3+ characters."""
+    return [
+        w for w in dict.fromkeys(words(name))
+        if len(w) >= 3 and w not in stop_words and w not in qualifiers
+    ]
+
+
+def covers(
+    name: str,
+    question_words: Iterable[str],
+    stop_words: frozenset[str] = frozenset(),
+    qualifiers: frozenset[str] = frozenset(),
+    corrections: dict[str, str] | None = None,
+    settings: LinkingSettings | None = None,
+) -> bool:
+    """Does the question name this entity? Every significant word of the name must appear in the
+    question, exactly or through an accepted correction (``corrections``: question word -> the
+    one name word it was a typo of). Without ``corrections`` only exact words count."""
+    settings = settings or LinkingSettings()
+    significant = significant_words(name, stop_words, qualifiers)
+    if not significant:
+        return False
+    asked = set(question_words)
+    min_fuzzy = (settings.min_fuzzy_length if len(significant) == 1
+                 else settings.min_fuzzy_length_multiword)
+    corrected = {v for q, v in (corrections or {}).items() if q in asked}
+    return all(w in asked or (len(w) >= min_fuzzy and w in corrected) for w in significant)
+
+
+def typo_corrections(
+    question_words: Iterable[str],
+    vocabulary: Iterable[str],
+    settings: LinkingSettings,
+    stop_words: frozenset[str] = frozenset(),
+) -> dict[str, str]:
+    """question word -> name word, for question words that are one edit from exactly one word of
+    the candidate names' vocabulary, are not themselves in it, and are neither stop words nor
+    common English words."""
+    vocab = set(vocabulary)
+    out: dict[str, str] = {}
+    for q in dict.fromkeys(question_words):
+        if q in vocab or q in stop_words or len(q) < settings.min_fuzzy_length - 1 or q.isdigit():
+            continue
+        near = [v for v in vocab
+                if len(v) >= settings.min_fuzzy_length and abs(len(v) - len(q)) <= 1
+                and not v.isdigit() and OSA.distance(q, v) <= 1]
+        if len(near) == 1 and not is_common_word(q, settings.common_word_zipf):
+            out[q] = near[0]
+    return out
+
+
+def partial_digit_runs(question: str, spelled: Sequence[tuple[int, int]], settings: LinkingSettings) -> list[str]:
+    """Digit runs that may be the tail of an identifier: long enough, not a year, and not inside
+    an identifier, version or date the question spells out (``spelled``: their char spans)."""
+    runs = []
+    for m in _DIGIT_RUN.finditer(question):
+        digits = m.group(0)
+        if len(digits) < settings.min_partial_digits or (len(digits) == 4 and _YEAR.match(digits)):
+            continue
+        if any(s <= m.start() and m.end() <= e for s, e in spelled):
+            continue
+        before = question[max(0, m.start() - 1):m.start()]
+        after = question[m.end():m.end() + 2]
+        if before in (".", ",") or after[:1] in (".", ",") and after[1:2].isdigit():
+            continue  # part of a number such as 4.17 or 1,000
+        runs.append(digits)
+    return list(dict.fromkeys(runs))
+
+
+def short_name_tokens(question: str, stop_words: frozenset[str], settings: LinkingSettings) -> list[str]:
+    """Tokens of at most ``short_name_length`` characters that may be a short name as written.
+
+    Lowercase tokens count unless they are stop words or common words ("six", "the"). Tokens with
+    a capital ("GS", "C", "MS") count unless they are a stop word used as a word: opening a
+    sentence ("A blackout ...", "IT teams ..."), capitalised but not all caps ("It"), or the
+    article/pronoun "A"/"I" followed by a lowercase word ("a company", "I think").
+    """
+    out = []
+    for m in _SHORT_TOKEN.finditer(question):
+        token = m.group(0)
+        if len(token) > settings.short_name_length:
+            continue
+        lowered = token.lower()
+        opens_sentence = bool(_SENTENCE_START.search(question[: m.start()]))
+        if opens_sentence and not token.isupper():
+            continue  # "Has", "Can": a capitalised word opening the sentence
+        if token.islower():
+            if lowered in stop_words or is_common_word(lowered, 4.0):
+                continue
+        elif lowered in stop_words:
+            used_as_word = token in ("A", "I") and re.match(r"\s+[a-z]", question[m.end():])
+            if opens_sentence or not token.isupper() or used_as_word:
+                continue
+        out.append(token)
+    return list(dict.fromkeys(out))
+
+
+class EntityLinker:
+    """Links a question to entity keys in the graph (reads only)."""
+
+    def __init__(
+        self,
+        store: GraphStore,
+        extractor: EntityExtractor,
+        registry: DomainRegistry,
+        settings: LinkingSettings | None = None,
+    ) -> None:
+        self.store = store
+        self.extractor = extractor
+        self.registry = registry
+        self.settings = settings or LinkingSettings()
+
+    def link(self, question: str) -> list[LinkedEntity]:
+        from car_graph.ingest.entities import stop_words
+
+        stop = stop_words()
+        linked: dict[tuple[str, str], LinkedEntity] = {}
+
+        def add(entity: LinkedEntity) -> None:
+            old = linked.get((entity.type, entity.key))
+            if old is None or old.weight < entity.weight:
+                linked[(entity.type, entity.key)] = entity
+
+        # 1. identifiers: declared patterns, and identifier-like tokens, matched exactly by key
+        mentions = self.extractor.extract(question)
+        spelled = [(m.start, m.end) for m in mentions]
+        keys = {m.key for m in mentions if m.type in self.registry.identifier_types}
+        for m in _ID_TOKEN.finditer(question):
+            spelled.append((m.start(), m.end()))
+            keys.add(" ".join(m.group(0).split()).casefold())
+        if keys:
+            for row in self.store.read("match_entity_keys", keys=sorted(keys)):
+                add(LinkedEntity(row["type"], row["key"], 1.0, "identifier"))
+
+        # 2. partial identifiers: digit tails that point at few identifiers
+        partial_types = sorted(self.registry.partial_types)
+        if partial_types:
+            for m in _ELIDED.finditer(question):
+                self._link_partial(m.group(2), " ".join(m.group(1).split()).casefold(),
+                                   partial_types, add)
+                spelled.append((m.start(), m.end()))
+            for digits in partial_digit_runs(question, spelled, self.settings):
+                self._link_partial(digits, "", partial_types, add)
+
+        # 3. names: fuzzy candidates from the entity-name index, then the coverage policy
+        asked = words(question)
+        self._link_names(question, asked, stop, add)
+        return list(linked.values())
+
+    def _link_partial(self, digits: str, prefix: str, types: list[str], add: Any) -> None:
+        limit = self.settings.max_partial_matches
+        rows = self.store.read("match_key_suffix", suffix=digits, prefix=prefix, types=types,
+                               limit=limit + 1)
+        if 0 < len(rows) <= limit:
+            for row in rows:
+                add(LinkedEntity(row["type"], row["key"], 1.0, "partial"))
+
+    def _link_names(self, question: str, asked: list[str], stop: frozenset[str], add: Any) -> None:
+        from car_graph.ingest.entities import fuzzy_query, question_terms
+
+        settings = self.settings
+        candidates: list[Any] = []
+        lucene = fuzzy_query(question_terms(question), min_len=settings.min_fuzzy_length)
+        if lucene:
+            candidates = list(self.store.read("match_entities", lucene=lucene,
+                                              limit=settings.name_candidates))
+        vocabulary = {w for row in candidates for w in words(row["name"] or row["key"])}
+        corrections = typo_corrections(asked, vocabulary, settings, stop)
+        identifier_types = self.registry.identifier_types
+        for row in candidates:
+            name = row["name"] or row["key"]
+            if row["type"] in identifier_types:
+                continue  # identifiers were matched exactly above, never fuzzily
+            if len(name.strip()) <= settings.short_name_length:
+                continue  # short names: exact, case-preserving tokens only (below)
+            qualifiers = self.registry.qualifiers(row["type"])
+            if covers(name, asked, stop, qualifiers, corrections, settings):
+                add(LinkedEntity(row["type"], row["key"], 1.0, "name"))
+        shorts = short_name_tokens(question, stop, settings)
+        if shorts:
+            for row in self.store.read("match_entity_names", names=shorts):
+                if row["name"] in shorts and row["type"] not in identifier_types:
+                    add(LinkedEntity(row["type"], row["key"], 1.0, "short_name"))

@@ -1,0 +1,422 @@
+"""Domains as plugins: what a domain knows about its entities, declared in one place.
+
+A domain declares, for the generic machinery (extractor, linker, pipeline) to use:
+
+* **identifiers** -- patterns that name one thing exactly (a CVE, an NDC, a docket number, a
+  ticker symbol written as an id). Matched exactly after normalisation, never fuzzily. A
+  pattern marked ``partial`` may also be named by its distinctive trailing digits ("62718").
+* **names** -- scope entity types whose keys are names people type (packages, drugs, cases,
+  employees). Linked with typo tolerance; a name type may declare *qualifiers* (words that
+  qualify a name without identifying it, such as salts and dosage forms), a display form of its
+  keys, and whether its names are also found as mentions in document text.
+* **identifier attributes** -- record attributes whose values identify the document
+  (``application_number``, ``aliases``); besides these, any attribute string that matches a
+  declared identifier pattern as a whole becomes an identifier of its document.
+* **components** -- optional extra spaCy span components (the law domain's case-name patterns).
+
+The built-in domains are Python modules (``car_graph.ingest.domains.security`` ...). A user's
+domain is a YAML file -- the same file as its rules -- read by :func:`domain_from_mapping`::
+
+    domain: compliance
+    identifiers:
+      - {type: ticket, pattern: 'TCK-\\d{4,}', case_insensitive: true, partial: true}
+    names:
+      - {type: drug, qualifiers: [hydrochloride, tablets], mentions: true}
+    identifier_attributes: {docket: docket, aliases: null}   # null: type from the pattern
+    rules: [...]
+
+Nothing here imports spaCy; importing this module is cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from car_graph.errors import RulesError
+from car_graph.ingest.keys import normalize_key
+from car_graph.ingest.records import NAME_PATTERN
+
+__all__ = [
+    "BUILTIN_DOMAINS",
+    "Domain",
+    "DomainRegistry",
+    "IdentifierSpec",
+    "NameSpec",
+    "domain_from_mapping",
+    "domain_to_mapping",
+]
+
+# The built-in domains, by module; each module defines ``DOMAIN: Domain``.
+BUILTIN_DOMAINS: tuple[str, ...] = (
+    "car_graph.ingest.domains.security",
+    "car_graph.ingest.domains.law",
+    "car_graph.ingest.domains.drug",
+)
+
+KeyFunction = Callable[[str], "str | None"]
+
+
+def _digits_key(text: str) -> str | None:
+    digits = re.sub(r"\D", "", text)
+    return digits or None
+
+
+# Key normalisers a YAML domain may name (Python domains pass any callable).
+KEY_FUNCTIONS: Mapping[str, KeyFunction] = {
+    "lower": normalize_key,
+    "upper": lambda text: " ".join(text.split()).upper(),
+    "as_is": lambda text: " ".join(text.split()),
+    "digits": _digits_key,
+}
+
+
+@dataclass(frozen=True)
+class IdentifierSpec:
+    """An identifier pattern. ``pattern`` is a Python regex (use inline flags such as ``(?i:``
+    for case-insensitive parts); ``group`` selects the mention inside the match; ``key`` turns a
+    mention into the entity key (None drops it, e.g. an ambiguous NDC)."""
+
+    type: str
+    pattern: str
+    group: int = 0
+    key: KeyFunction = normalize_key
+    partial: bool = False  # may be named by its trailing digits alone
+    key_name: str = "lower"  # the KEY_FUNCTIONS name, for YAML round trips
+    # An attribute value of this kind identifies its document (a CVE alias does; a version in
+    # ``fixed_versions`` names another thing, the release, and does not).
+    identifies_documents: bool = True
+
+    @property
+    def regex(self) -> re.Pattern[str]:
+        return _compiled(self.pattern)
+
+    def key_of(self, text: str) -> str | None:
+        key = self.key(text)
+        return key or None
+
+    def fullmatch_key(self, value: str) -> str | None:
+        """The key when ``value`` is, as a whole, one identifier of this kind."""
+        stripped = value.strip()
+        match = self.regex.fullmatch(stripped)
+        if match is None or match.start(self.group) != 0 or match.end(self.group) != len(stripped):
+            return None
+        return self.key_of(stripped)
+
+
+_REGEX_CACHE: dict[str, re.Pattern[str]] = {}
+
+
+def _compiled(pattern: str) -> re.Pattern[str]:
+    regex = _REGEX_CACHE.get(pattern)
+    if regex is None:
+        regex = _REGEX_CACHE[pattern] = re.compile(pattern)
+    return regex
+
+
+@dataclass(frozen=True)
+class NameSpec:
+    """A scope type whose keys are names people type."""
+
+    type: str
+    qualifiers: frozenset[str] = frozenset()
+    display: Callable[[str], str] | None = None  # key as given -> name as people write it
+    mentions: bool = False  # also find these names in document text (spaCy phrase patterns)
+    display_name: str | None = None  # the YAML form of ``display`` ("after_colon")
+
+    def name_of(self, key: str) -> str:
+        return self.display(key) if self.display else key
+
+
+def after_colon(key: str) -> str:
+    """``pypi:django`` -> ``django``: a key that carries a namespace prefix."""
+    return key.split(":", 1)[1] if ":" in key else key
+
+
+DISPLAY_FUNCTIONS: Mapping[str, Callable[[str], str]] = {"after_colon": after_colon}
+
+
+@dataclass(frozen=True)
+class Domain:
+    name: str
+    identifiers: tuple[IdentifierSpec, ...] = ()
+    names: tuple[NameSpec, ...] = ()
+    # attribute name -> entity type (None: the type of the identifier pattern its value matches)
+    identifier_attributes: Mapping[str, str | None] = field(default_factory=dict)
+    # callables ``(nlp) -> spans_key`` adding a spaCy component whose spans are entity guesses
+    components: tuple[Callable[[Any], str], ...] = ()
+    description: str = ""
+
+
+class DomainRegistry:
+    """The domains in force: built-in ones plus any user domain loaded from YAML or the graph.
+
+    Later registrations extend earlier ones; identifier types and name types are looked up across
+    every registered domain, because a question does not say which domain it is about.
+    """
+
+    def __init__(self, domains: Iterable[Domain] = ()) -> None:
+        self._domains: dict[str, Domain] = {}
+        for domain in domains:
+            self.add(domain)
+
+    @classmethod
+    def builtin(cls) -> DomainRegistry:
+        return cls(importlib.import_module(module).DOMAIN for module in BUILTIN_DOMAINS)
+
+    def add(self, domain: Domain) -> None:
+        self._domains[domain.name] = domain
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._domains
+
+    def __iter__(self) -> Iterator[Domain]:
+        return iter(self._domains.values())
+
+    def get(self, name: str) -> Domain | None:
+        return self._domains.get(name)
+
+    @property
+    def identifier_specs(self) -> tuple[IdentifierSpec, ...]:
+        seen: dict[tuple[str, str], IdentifierSpec] = {}
+        for domain in self:
+            for spec in domain.identifiers:
+                seen.setdefault((spec.type, spec.pattern), spec)
+        return tuple(seen.values())
+
+    @property
+    def identifier_types(self) -> frozenset[str]:
+        return frozenset(s.type for s in self.identifier_specs)
+
+    @property
+    def partial_types(self) -> frozenset[str]:
+        return frozenset(s.type for s in self.identifier_specs if s.partial)
+
+    def name_spec(self, entity_type: str) -> NameSpec | None:
+        for domain in self:
+            for spec in domain.names:
+                if spec.type == entity_type:
+                    return spec
+        return None
+
+    @property
+    def mention_name_types(self) -> frozenset[str]:
+        return frozenset(s.type for d in self for s in d.names if s.mentions)
+
+    def qualifiers(self, entity_type: str) -> frozenset[str]:
+        return frozenset().union(*(s.qualifiers for d in self for s in d.names if s.type == entity_type))
+
+    def display_name(self, entity_type: str, key: str) -> str:
+        spec = self.name_spec(entity_type)
+        return spec.name_of(key) if spec else key
+
+    def identifier_attributes(self) -> dict[str, str | None]:
+        out: dict[str, str | None] = {}
+        for domain in self:
+            out.update(domain.identifier_attributes)
+        return out
+
+    def components(self) -> tuple[Callable[[Any], str], ...]:
+        return tuple(c for d in self for c in d.components)
+
+    def identifiers_of_attributes(self, attributes: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+        """(type, key, surface) for every attribute value that identifies its document: values of
+        declared identifier attributes, and any string that is wholly one declared identifier."""
+        declared = self.identifier_attributes()
+        specs = [s for s in self.identifier_specs if s.identifies_documents]
+        out: dict[tuple[str, str], str] = {}
+        for name, value in attributes.items():
+            for item in _strings(value):
+                matched = False
+                for spec in specs:
+                    key = spec.fullmatch_key(item)
+                    if key:
+                        out.setdefault((spec.type, key), item)
+                        matched = True
+                if not matched and name in declared:
+                    key = normalize_key(item)
+                    if key:
+                        out.setdefault((declared[name] or name, key), item)
+        return [(t, k, s) for (t, k), s in out.items()]
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        if value.strip() and len(value) <= 200:
+            yield value
+    elif isinstance(value, list):
+        for item in value:
+            if isinstance(item, str) and item.strip() and len(item) <= 200:
+                yield item
+
+
+# --------------------------------------------------------------------------- YAML domains
+
+_DOMAIN_KEYS = {"domain", "description", "identifiers", "names", "identifier_attributes", "rules"}
+
+
+def _type_name(value: Any, where: str) -> str:
+    if not isinstance(value, str) or not NAME_PATTERN.match(value):
+        raise RulesError(where, f"'type' must match {NAME_PATTERN.pattern}, got {value!r}")
+    return value
+
+
+def _identifier(raw: Any, where: str) -> IdentifierSpec:
+    if not isinstance(raw, Mapping):
+        raise RulesError(where, "each identifier is a mapping {type, pattern, ...}")
+    unknown = set(raw) - {"type", "pattern", "case_insensitive", "key", "partial", "group"}
+    if unknown:
+        raise RulesError(where, f"unknown keys {sorted(unknown)}")
+    pattern = raw.get("pattern")
+    if not isinstance(pattern, str) or not pattern:
+        raise RulesError(where, "'pattern' must be a non-empty regular expression")
+    if raw.get("case_insensitive", False) is True:
+        pattern = f"(?i:{pattern})"
+    elif raw.get("case_insensitive", False) is not False:
+        raise RulesError(where, "'case_insensitive' must be true or false")
+    # Identifiers stand alone: not glued to a word or a hyphenated run on either side.
+    bounded = rf"(?<![\w-])(?:{pattern})(?![\w-]|\.\w)"
+    try:
+        compiled = re.compile(bounded)
+    except re.error as e:
+        raise RulesError(where, f"'pattern' is not a valid regular expression: {e}") from e
+    if compiled.match(""):
+        raise RulesError(where, "'pattern' must not match the empty string")
+    key_name = raw.get("key", "lower")
+    if key_name not in KEY_FUNCTIONS:
+        raise RulesError(where, f"'key' must be one of {sorted(KEY_FUNCTIONS)}")
+    partial = raw.get("partial", False)
+    if not isinstance(partial, bool):
+        raise RulesError(where, "'partial' must be true or false")
+    group = raw.get("group", 0)
+    if not isinstance(group, int) or group < 0 or group > compiled.groups:
+        raise RulesError(where, "'group' must be a group number of the pattern")
+    return IdentifierSpec(
+        type=_type_name(raw.get("type"), where), pattern=bounded, group=group,
+        key=KEY_FUNCTIONS[key_name], partial=partial, key_name=key_name,
+    )
+
+
+def _name(raw: Any, where: str) -> NameSpec:
+    if isinstance(raw, str):
+        raw = {"type": raw}
+    if not isinstance(raw, Mapping):
+        raise RulesError(where, "each name is a type or a mapping {type, qualifiers?, display?, mentions?}")
+    unknown = set(raw) - {"type", "qualifiers", "display", "mentions"}
+    if unknown:
+        raise RulesError(where, f"unknown keys {sorted(unknown)}")
+    qualifiers = raw.get("qualifiers", [])
+    if not isinstance(qualifiers, list) or not all(isinstance(q, str) and q for q in qualifiers):
+        raise RulesError(where, "'qualifiers' must be a list of words")
+    display = raw.get("display")
+    if display is not None and display not in DISPLAY_FUNCTIONS:
+        raise RulesError(where, f"'display' must be one of {sorted(DISPLAY_FUNCTIONS)}")
+    mentions = raw.get("mentions", False)
+    if not isinstance(mentions, bool):
+        raise RulesError(where, "'mentions' must be true or false")
+    return NameSpec(
+        type=_type_name(raw.get("type"), where),
+        qualifiers=frozenset(q.casefold() for q in qualifiers),
+        display=DISPLAY_FUNCTIONS[display] if display else None,
+        mentions=mentions,
+        display_name=display,
+    )
+
+
+def domain_from_mapping(data: Any, source: str) -> Domain | None:
+    """The domain a rules/domain YAML file declares, or None when it declares no entities
+    (a file with only ``rules`` is still a valid rules file)."""
+    if not isinstance(data, Mapping):
+        raise RulesError(source, "a domain file is a mapping")
+    unknown = set(data) - _DOMAIN_KEYS
+    if unknown:
+        raise RulesError(source, f"unknown top-level keys {sorted(unknown)}; allowed: {sorted(_DOMAIN_KEYS)}")
+    if not any(data.get(k) for k in ("identifiers", "names", "identifier_attributes")):
+        return None
+    name = data.get("domain")
+    if not isinstance(name, str) or not name.strip():
+        raise RulesError(source, "a file that declares identifiers or names needs a 'domain' name")
+    identifiers = data.get("identifiers") or []
+    names = data.get("names") or []
+    attributes = data.get("identifier_attributes") or {}
+    if not isinstance(identifiers, list):
+        raise RulesError(source, "'identifiers' must be a list")
+    if not isinstance(names, list):
+        raise RulesError(source, "'names' must be a list")
+    if isinstance(attributes, list):
+        attributes = {a: None for a in attributes}
+    if not isinstance(attributes, Mapping):
+        raise RulesError(source, "'identifier_attributes' must be a list or a mapping attribute -> type")
+    for attr, etype in attributes.items():
+        if not isinstance(attr, str) or not NAME_PATTERN.match(attr):
+            raise RulesError(source, f"identifier attribute {attr!r} must match {NAME_PATTERN.pattern}")
+        if etype is not None:
+            _type_name(etype, f"{source} identifier_attributes.{attr}")
+    return Domain(
+        name=name.strip(),
+        identifiers=tuple(_identifier(r, f"{source} identifiers[{i}]") for i, r in enumerate(identifiers)),
+        names=tuple(_name(r, f"{source} names[{i}]") for i, r in enumerate(names)),
+        identifier_attributes=dict(attributes),
+        description=str(data.get("description") or ""),
+    )
+
+
+def domain_to_mapping(domain: Domain) -> dict[str, Any]:
+    """The YAML form of a domain declared in YAML (stored in the graph so that retrieval, in
+    another process, links the same identifiers and names)."""
+    return {
+        "domain": domain.name,
+        "identifiers": [
+            {"type": s.type, "pattern": s.pattern, "key": s.key_name, "partial": s.partial,
+             "group": s.group, "_bounded": True}
+            for s in domain.identifiers
+        ],
+        "names": [
+            {k: v for k, v in {"type": s.type, "qualifiers": sorted(s.qualifiers),
+                               "display": s.display_name, "mentions": s.mentions}.items()
+             if v is not None}
+            for s in domain.names
+        ],
+        "identifier_attributes": dict(domain.identifier_attributes),
+    }
+
+
+def domain_from_json(text: str, source: str) -> Domain:
+    """Inverse of ``json.dumps(domain_to_mapping(d))`` (patterns are stored already bounded)."""
+    data = json.loads(text)
+    identifiers = []
+    for i, raw in enumerate(data.get("identifiers", [])):
+        key_name = raw.get("key", "lower")
+        identifiers.append(IdentifierSpec(
+            type=_type_name(raw["type"], f"{source} identifiers[{i}]"), pattern=raw["pattern"],
+            group=int(raw.get("group", 0)), key=KEY_FUNCTIONS.get(key_name, normalize_key),
+            partial=bool(raw.get("partial", False)), key_name=key_name,
+        ))
+    names = [_name(raw, f"{source} names[{i}]") for i, raw in enumerate(data.get("names", []))]
+    return Domain(
+        name=data["domain"], identifiers=tuple(identifiers), names=tuple(names),
+        identifier_attributes=dict(data.get("identifier_attributes") or {}),
+    )
+
+
+def load_domain_file(path: Any) -> tuple[Domain | None, list[Any]]:
+    """A rules/domain YAML file: the domain it declares (None if it declares no entities) and
+    its supersession rules (``car_graph.ingest.rules.Rule``; none if it has no ``rules``)."""
+    from pathlib import Path
+
+    import yaml
+
+    from car_graph.ingest.rules import parse_rules
+
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
+        raise RulesError(str(path), f"cannot read the file: {e}") from e
+    domain = domain_from_mapping(data, str(path))
+    rules = parse_rules(data, str(path)) if data.get("rules") is not None else []
+    return domain, rules

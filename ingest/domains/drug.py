@@ -1,0 +1,102 @@
+"""The drug domain's entities: NDC product codes and FDA application numbers (identifiers),
+drug names (names whose salt and dosage-form words qualify without identifying).
+
+Keys are the drug adapter's (ingest/drug.py): a package NDC, a product NDC and any 4-4-2 / 5-3-2 /
+5-4-1 / 5-4-2 spelling meet on one product-level key; "NDA 21-436", "NDA021436" and "N021436"
+meet on "nda021436".
+"""
+
+from __future__ import annotations
+
+import re
+
+from car_graph.ingest.domains import Domain, IdentifierSpec, NameSpec
+from car_graph.ingest.keys import normalize_key
+
+# NDC segment lengths FDA uses: (labeler, product, package) and product-only (labeler, product)
+_NDC_LAYOUTS = {(4, 4, 2), (5, 3, 2), (5, 4, 1), (5, 4, 2)}
+_NDC_PRODUCT_LAYOUTS = {(4, 4), (5, 3), (5, 4)}
+_NDC_LABEL = re.compile(r"^\s*NDC\s*(?:#|No\.?|Numbers?|s)?\s*[:#]?\s*", re.IGNORECASE)
+_NDC_HYPHEN = r"\d{4}-\d{4}-\d{2}|\d{5}-\d{3}-\d{2}|\d{5}-\d{4}-\d{1,2}"
+_APPLICATION_PARTS = re.compile(
+    r"^(ANDA|NDA|BLA|A|N|B)\s*(?:#|No\.?|Number|:)?\s*(\d{2}-\d{3,4}|\d{4,6})$", re.IGNORECASE
+)
+_APPLICATION_PREFIX = {"a": "anda", "n": "nda", "b": "bla"}
+
+# Words that qualify a drug name without identifying it: a question about "fenfluramine" names
+# the scope entity "fenfluramine hydrochloride"; "tablets" does not distinguish two drugs.
+SALTS = frozenset({
+    "hydrochloride", "hcl", "sodium", "potassium", "calcium", "magnesium", "acetate", "sulfate",
+    "maleate", "tartrate", "citrate", "phosphate", "mesylate", "besylate", "fumarate",
+    "succinate", "bromide", "chloride", "hydrobromide", "dihydrochloride", "monohydrate",
+    "anhydrous", "disodium", "bitartrate", "hyclate", "propionate", "valerate",
+})
+DOSAGE_FORMS = frozenset({
+    "tablet", "tablets", "capsule", "capsules", "injection", "injectable", "solution", "suspension",
+    "cream", "ointment", "gel", "patch", "extended", "release", "delayed", "oral", "topical",
+    "usp", "er", "xr", "sr",
+})
+
+
+def normalize_ndc(text: str) -> str | None:
+    """Product-level NDC key ``LLLLL-PPPP`` (the 11-digit HIPAA 5-4-2 layout without the package
+    segment), or None when ``text`` is no NDC or is ambiguous.
+
+    "0002-3227-30", "00002-3227-30", "00002322730" (11 digits = 5-4-2), "NDC 0002-3227" and
+    "0002 3227 30" -> "00002-3227". Ten digits without separators could be any of three
+    layouts: None.
+    """
+    s = _NDC_LABEL.sub("", text)
+    s = re.sub(r"[\s-]+", "-", s.strip()).strip("-")
+    parts = s.split("-")
+    if not all(p.isdigit() for p in parts):
+        return None
+    lengths = tuple(len(p) for p in parts)
+    if lengths == (11,):
+        parts, lengths = [s[:5], s[5:9], s[9:]], (5, 4, 2)
+    if lengths in _NDC_LAYOUTS or lengths in _NDC_PRODUCT_LAYOUTS:
+        return f"{parts[0].zfill(5)}-{parts[1].zfill(4)}"
+    return None
+
+
+def normalize_application(text: str) -> str | None:
+    """FDA application key: lowercase type + 6-digit number (``nda021436``), or None.
+
+    Accepts "NDA 021436", "NDA021436", "NDA #021436", "NDA No. 21436", "NDA 21-436", any case, and
+    the Orange Book one-letter form ("N021436", "A076543", "B125057").
+    """
+    m = _APPLICATION_PARTS.match(" ".join(text.split()))
+    if not m:
+        return None
+    digits = m.group(2).replace("-", "")
+    if len(digits) > 6:
+        return None
+    prefix = m.group(1).lower()
+    return f"{_APPLICATION_PREFIX.get(prefix, prefix)}{digits.zfill(6)}"
+
+
+def _application_key(text: str) -> str | None:
+    return normalize_application(text) or normalize_key(text)
+
+
+DOMAIN = Domain(
+    name="drug",
+    identifiers=(
+        IdentifierSpec("ndc", rf"(?<![\w-])(?:{_NDC_HYPHEN})(?![\w-])", key=normalize_ndc),
+        # after an "NDC" label also 11 bare digits and product-only forms ("NDC 0002-3227")
+        IdentifierSpec(
+            "ndc",
+            r"\bNDC\s*(?:#|No\.?|Numbers?|s)?\s*[:#]?\s*"
+            r"(\d{4,5}[- ]\d{3,4}(?:[- ]\d{1,2})?|\d{10,11})(?![\w-])",
+            group=1, key=normalize_ndc,
+        ),
+        IdentifierSpec(
+            "fda_application",
+            r"\b(?:ANDA|NDA|BLA)\s*(?:#|No\.?|Number|:)?\s*(?:\d{6}|\d{2}-\d{3}|\d{5})(?![\w-])",
+            key=_application_key, partial=True,
+        ),
+    ),
+    names=(NameSpec("drug", qualifiers=SALTS | DOSAGE_FORMS, mentions=True),),
+    identifier_attributes={"application_number": "fda_application", "unii": "unii"},
+    description="drug approvals, market withdrawals and recalls",
+)

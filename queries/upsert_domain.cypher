@@ -1,0 +1,6 @@
+// Store (or replace) a user domain's declaration, read back by read_domains.
+// params: $name string, $spec string (JSON)
+// returns: name string
+MERGE (d:Domain {name: $name})
+SET d.spec = $spec
+RETURN d.name AS name
