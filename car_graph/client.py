@@ -117,7 +117,7 @@ class CarClient:
         self.apply_schema()
         if domain is not None:
             self.extractor.register_domain(domain)
-            self.store.write("upsert_domain", name=domain.name,
+            self.store.write("upsert_domain", domain=domain.name,
                              spec=json.dumps(domain_to_mapping(domain), sort_keys=True))
         return ingest_records(
             records, self.store, self.embedder, self.extractor, rules,

@@ -222,8 +222,9 @@ class EntityLinker:
         spelled = [(m.start, m.end) for m in mentions]
         keys = {m.key for m in mentions if m.type in self.registry.identifier_types}
         for m in _ID_TOKEN.finditer(question):
-            spelled.append((m.start(), m.end()))
             keys.add(" ".join(m.group(0).split()).casefold())
+            if not m.group(0).isdigit():  # a bare number may still be a partial identifier
+                spelled.append((m.start(), m.end()))
         if keys:
             for row in self.store.read("match_entity_keys", keys=sorted(keys)):
                 add(LinkedEntity(row["type"], row["key"], 1.0, "identifier"))

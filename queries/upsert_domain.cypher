@@ -1,6 +1,6 @@
 // Store (or replace) a user domain's declaration, read back by read_domains.
-// params: $name string, $spec string (JSON)
+// params: $domain string, $spec string (JSON)
 // returns: name string
-MERGE (d:Domain {name: $name})
+MERGE (d:Domain {name: $domain})
 SET d.spec = $spec
 RETURN d.name AS name

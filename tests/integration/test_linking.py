@@ -1,0 +1,136 @@
+"""Entity linking against a real Neo4j: identifiers kept only in structured fields, look-alike
+identifiers, bare partial identifiers, short case-sensitive names, typos in short names, and a
+domain declared in YAML alone. Each graph is small enough to read the right answer off it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from car_graph.client import CarClient
+from car_graph.ingest.domains import load_domain_file
+from car_graph.ingest.entities import EntityExtractor
+from car_graph.ingest.records import parse_record
+
+pytestmark = [pytest.mark.neo4j, pytest.mark.models]
+
+
+def records(*objs):
+    return [parse_record(o) for o in objs]
+
+
+def advisory(doc_id: str, cve: str, product: str, text: str) -> dict:
+    return {"id": doc_id, "kind": "advisory", "domain": "advisories", "published": "2025-01-10",
+            "title": f"Server-side request forgery in {product}", "text": text,
+            "scope": {"product": product}, "attributes": {"cve": cve}}
+
+
+AXIOS_TEXT = ("A crafted absolute URL passed to the HTTP client makes it send requests to internal "
+              "hosts, bypassing the configured base URL.")
+CORPUS = [
+    advisory("ADV-1", "CVE-2025-62718", "axios", AXIOS_TEXT),
+    advisory("ADV-2", "CVE-2025-62717", "axios", AXIOS_TEXT.replace("internal", "private")),
+    advisory("ADV-3", "CVE-2025-62716", "axios", AXIOS_TEXT.replace("hosts", "services")),
+    advisory("ADV-4", "CVE-2024-11111", "lodash", "Prototype pollution through merge of crafted objects."),
+    {"id": "REL-1", "kind": "release", "domain": "advisories", "published": "2025-01-20",
+     "title": "v1.12.0", "text": "Maintenance release: dependency bumps, typings, and a fix for URL handling.",
+     "scope": {"product": "axios"}, "supersedes": ["ADV-1"]},
+]
+
+
+@pytest.fixture
+def security_graph(car: CarClient) -> CarClient:
+    car.ingest(records(*CORPUS), rules=[])
+    return car
+
+
+def entities(car: CarClient, question: str) -> set[str]:
+    return set(car.retrieve_report(question, k=3).question_entities)
+
+
+def test_identifier_kept_only_in_attributes_finds_its_document(security_graph: CarClient) -> None:
+    report = security_graph.retrieve_report("Is axios still affected by CVE-2025-62718?", k=3)
+    assert "cve:cve-2025-62718" in report.question_entities
+    assert report.results[0].doc_id == "REL-1"
+    assert report.results[0].chain[0].from_id == "ADV-1"
+
+
+def test_look_alike_identifiers_are_not_linked(security_graph: CarClient) -> None:
+    linked = entities(security_graph, "Is axios still affected by CVE-2025-62718?")
+    assert not {"cve:cve-2025-62717", "cve:cve-2025-62716"} & linked
+
+
+def test_bare_partial_identifier_links_the_one_identifier_it_ends(security_graph: CarClient) -> None:
+    report = security_graph.retrieve_report("Is axios still affected by 62718?", k=3)
+    assert "cve:cve-2025-62718" in report.question_entities
+    assert not any(e.startswith("cve:") and e != "cve:cve-2025-62718" for e in report.question_entities)
+    assert report.results[0].doc_id == "REL-1"
+
+
+def test_partial_identifier_matching_too_many_links_none(security_graph: CarClient) -> None:
+    # "2025-627..." style tails shared by three advisories would be a guess, not a link
+    linked = entities(security_graph, "Which advisory ends in 6271?")
+    assert not any(e.startswith("cve:") for e in linked)
+
+
+def test_one_character_typo_in_a_five_letter_name_links_it(security_graph: CarClient) -> None:
+    assert "product:axios" in entities(security_graph, "Is axois still vulnerable to SSRF?")
+
+
+def test_short_tickers_link_only_as_written(car: CarClient) -> None:
+    def event(doc_id: str, employee: str, ticker: str, kind: str, day: int, text: str) -> dict:
+        return {"id": doc_id, "kind": kind, "domain": "compliance", "published": f"2024-01-{day:02d}",
+                "text": text, "scope": {"employee": employee, "ticker": ticker}}
+
+    car.ingest(records(
+        event("E1", "EMP060-Evans", "GS", "pre_clearance_approved", 3, "Pre-clearance approved for the trade."),
+        event("E2", "EMP060-Evans", "C", "pre_clearance_approved", 4, "Pre-clearance approved for the trade."),
+        event("E3", "EMP017-Chen", "GS", "pre_clearance_approved", 5, "Pre-clearance approved for the trade."),
+    ), rules=[])
+    linked = entities(car, "Can EMP060-Evans still trade GS?")
+    assert {"ticker:gs", "employee:emp060-evans"} <= linked
+    assert "ticker:c" not in linked
+    report = car.retrieve_report("Can EMP060-Evans still trade GS?", k=3)
+    assert report.results[0].doc_id == "E1"  # the only document holding both named entities
+    assert "ticker:c" in entities(car, "A blackout hit C yesterday; can EMP060-Evans trade C?")
+    assert "ticker:gs" not in entities(car, "What are the gs limits?")  # lowercase is a word
+
+
+def test_a_domain_declared_in_yaml_alone_links_its_identifiers_and_names(
+    db, embedder, tmp_path: Path
+) -> None:
+    rules_file = tmp_path / "tickets.yaml"
+    rules_file.write_text(
+        "domain: tickets\n"
+        "identifiers:\n"
+        "  - {type: ticket, pattern: 'TCK-\\d{4,}', case_insensitive: true, partial: true}\n"
+        "names:\n"
+        "  - {type: team, qualifiers: [squad]}\n"
+        "rules:\n"
+        "  - {name: fix_closes_ticket, newer_kind: fix, older_kind: ticket, scope: team, order: later}\n",
+        encoding="utf-8",
+    )
+    domain, rules = load_domain_file(rules_file)
+    assert domain is not None and [r.name for r in rules] == ["fix_closes_ticket"]
+    docs = records(
+        {"id": "T-1", "kind": "ticket", "domain": "tickets", "published": "2024-02-01",
+         "text": "Checkout page times out under load.", "scope": {"team": "Payments Squad"},
+         "attributes": {"ref": "TCK-20931"}},
+        {"id": "T-2", "kind": "ticket", "domain": "tickets", "published": "2024-02-02",
+         "text": "Search results are stale after reindexing.", "scope": {"team": "Discovery"},
+         "attributes": {"ref": "TCK-20932"}},
+        {"id": "F-1", "kind": "fix", "domain": "tickets", "published": "2024-02-09",
+         "text": "Raised the pool size and added a circuit breaker.", "scope": {"team": "Payments Squad"}},
+    )
+    with CarClient(db, embedder=embedder, extractor=EntityExtractor(use_statistical=False)) as car:
+        car.ingest(docs, rules, domain=domain)
+    # a new client (a new process would be the same): the domain comes back from the graph
+    with CarClient(db, embedder=embedder, extractor=EntityExtractor(use_statistical=False)) as fresh:
+        report = fresh.retrieve_report("Is tck-20931 still open?", k=2)
+        assert "ticket:tck-20931" in report.question_entities
+        assert report.results[0].doc_id == "F-1" and report.results[0].chain[0].from_id == "T-1"
+        assert "ticket:tck-20931" in fresh.retrieve_report("what happened to 20931", k=2).question_entities
+        # the name type: a one-edit typo, the qualifier word not needed
+        assert "team:payments squad" in fresh.retrieve_report(
+            "Is the Paymnets checkout timeout fixed?", k=2).question_entities
