@@ -77,7 +77,7 @@ def _property_value(value: Any) -> Any | None:
 
 
 def canonicalize_versions(record: DocumentRecord, rules: Sequence[Rule]) -> dict[str, Any]:
-    """Attributes with version strings rewritten to the ecosystem's canonical form.
+    """Attributes with version strings rewritten to their versioning scheme's canonical form.
 
     Rules that compare versions (``match.versioning``) compare strings in Cypher; two spellings
     of one version ("1.0" and "1.0.0" under PEP 440) must therefore be written identically.
