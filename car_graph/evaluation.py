@@ -140,11 +140,17 @@ def read_queries(path: Path) -> list[EvalQuery]:
 
 
 def supersession_graph(retriever: Retriever, domain: str | None = None) -> SupersessionGraph:
+    """The graph's own edges under the reference semantics, so a system is scored against the
+    relation retrieval walks."""
     from car_graph.retrieval import to_date
+    from car_graph.semantics import DocFacts
 
     rows = retriever.store.read("document_relations", domain=domain)
+    facts = {r["newer"]: DocFacts(published=to_date(r["newer_published"])) for r in rows}
     return SupersessionGraph(
-        Edge(r["newer"], r["older"], to_date(r["effective"]), bool(r["partial"])) for r in rows
+        (Edge(r["newer"], r["older"], to_date(r["effective"]), bool(r["partial"]), r["rule"] or "")
+         for r in rows),
+        facts,
     )
 
 

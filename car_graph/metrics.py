@@ -7,29 +7,19 @@ the headline metric here is *strict* TCA, Theorem 4 checked on the top k, and th
 metrics (gold@k, MRR) and anchor recall sit next to it to show *where* a system fails (Prop. 1:
 TCA = R_anchor · φ · R_frontier).
 
-Supersession semantics shared by the metrics and the synthetic benchmark's gold:
-
-* An edge ``newer ⇝ older`` is in force *as of* a date when it has no effective date or its
-  effective date is on or before that date; ``as_of=None`` means no cut-off.
-* A **partial** edge (overruled in part, a recall of some lots) pulls the newer document into the
-  closure but does not remove the older one from the frontier: the older one still controls in part.
-* ``cl(A)`` follows every edge in force (full or partial), transitively, from older to newer.
-* ``front(S)`` keeps ``d ∈ S`` unless some ``d' ∈ S`` is reached from ``d`` along full edges while
-  ``d`` is not reached back from ``d'``. Reachability is transitive over the whole graph, as the
-  paper's ``⇝`` is, so for the chain d1⇝d2⇝d3 the set {d1, d3} has frontier {d3}. Members of a
-  supersession cycle reach each other, so they are all kept: a cycle is a data error the frontier
-  must surface, not silently break (the paper's definition would make a pure cycle's frontier
-  empty).
+Supersession semantics (what is in force as of a date, closure, voiding, frontier, cycles) are
+those of ``car_graph.semantics``, the one reference the Cypher is tested against.
 """
 
 from __future__ import annotations
 
 import math
-from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
+
+from car_graph.semantics import AuthorityGraph, Edge, EdgeLike  # noqa: F401  (re-exported)
 
 __all__ = [
     "Edge",
@@ -49,88 +39,8 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Edge:
-    """``newer`` supersedes ``older`` from ``effective`` on (None: always in force)."""
-
-    newer: str
-    older: str
-    effective: date | None = None
-    partial: bool = False
-
-    def in_force(self, as_of: date | None) -> bool:
-        return as_of is None or self.effective is None or self.effective <= as_of
-
-
-EdgeLike = Edge | tuple[str, str, date | None, bool]
-
-
-class SupersessionGraph:
-    """The supersession relation of a corpus, queried as of a date.
-
-    Built from edges ``(newer_id, older_id, effective, partial)``; documents without edges need not
-    be declared (they are active and their closure is themselves).
-    """
-
-    def __init__(self, edges: Iterable[EdgeLike] = ()) -> None:
-        self._newer_of: dict[str, list[Edge]] = {}
-        self._edges: list[Edge] = []
-        for raw in edges:
-            edge = raw if isinstance(raw, Edge) else Edge(*raw)
-            if edge.newer == edge.older:
-                raise ValueError(f"a document cannot supersede itself: {edge.newer!r}")
-            self._edges.append(edge)
-            self._newer_of.setdefault(edge.older, []).append(edge)
-
-    @property
-    def edges(self) -> tuple[Edge, ...]:
-        return tuple(self._edges)
-
-    def superseders(self, doc: str, as_of: date | None = None) -> tuple[Edge, ...]:
-        """The direct edges (full and partial) in force as of ``as_of`` that supersede ``doc``."""
-        return tuple(e for e in self._newer_of.get(doc, ()) if e.in_force(as_of))
-
-    def is_superseded(self, doc: str, as_of: date | None = None) -> bool:
-        """True when a FULL superseder of ``doc`` is in force as of ``as_of``."""
-        return any(not e.partial for e in self.superseders(doc, as_of))
-
-    def descendants(self, doc: str, as_of: date | None = None, full_only: bool = False) -> set[str]:
-        """Every document reachable from ``doc`` by one or more edges (``doc`` only via a cycle)."""
-        seen: set[str] = set()
-        queue = deque([doc])
-        while queue:
-            for edge in self.superseders(queue.popleft(), as_of):
-                if full_only and edge.partial:
-                    continue
-                if edge.newer not in seen:
-                    seen.add(edge.newer)
-                    queue.append(edge.newer)
-        return seen
-
-    def reaches(self, d: str, d2: str, as_of: date | None = None, full_only: bool = False) -> bool:
-        """``d ⇝ d2`` transitively: ``d2`` supersedes ``d`` directly or through a chain."""
-        return d2 in self.descendants(d, as_of, full_only)
-
-    def closure(self, anchors: Iterable[str], as_of: date | None = None) -> set[str]:
-        """``cl(A)``: the anchors plus everything that supersedes them, transitively."""
-        result = set(anchors)
-        for anchor in list(result):
-            result |= self.descendants(anchor, as_of)
-        return result
-
-    def frontier(self, docs: Iterable[str], as_of: date | None = None) -> set[str]:
-        """``front(S)``: members not fully superseded from inside ``S`` (cycle members are kept)."""
-        members = set(docs)
-        reach = {d: self.descendants(d, as_of, full_only=True) for d in members}
-        return {
-            d
-            for d in members
-            if not any(x in members and x != d and d not in reach[x] for x in reach[d])
-        }
-
-    def controlling(self, anchors: Iterable[str], as_of: date | None = None) -> set[str]:
-        """``front(cl(A))``, the CAR target of a query with anchors ``A``."""
-        return self.frontier(self.closure(anchors, as_of), as_of)
+# The supersession semantics (edges in force, closure, voiding, frontier) live in one place.
+SupersessionGraph = AuthorityGraph
 
 
 def strict_tca(

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from neo4j.time import Date as Neo4jDate
 
+from car_graph import cypher
 from car_graph.errors import ConfigError, NotFoundError
 from car_graph.linking import EntityLinker, LinkingSettings
 from car_graph.types import Explanation, Hop, Result, Retrieval, Status
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from car_graph.store import GraphStore
 
 SYSTEMS = ("bm25", "dense", "hybrid", "car")
+EXPLAIN_LIMIT = 1000  # controlling documents listed by explain
 
 
 @dataclass(frozen=True)
@@ -116,12 +118,31 @@ class Retriever:
             "anchors": max(self.settings.min_anchors, k),
         }
 
+    def _anchor_parameters(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        return {key: params[key] for key in (
+            "embedding", "fulltext", "entities", "entity_boost", "as_of", "domain", "anchors",
+            "candidates")}
+
     def retrieve(
         self, question: str, k: int = 5, as_of: date | None = None, domain: str | None = None,
-        *, closure: bool = True,
     ) -> Retrieval:
+        """Anchors (queries/anchors.cypher), then their controlling documents
+        (queries/closure.cypher), in one read transaction."""
         params = self._common(question, k, as_of, domain)
-        rows = self.store.read("retrieve", closure=closure, **params)
+        anchor_params = self._anchor_parameters(params)
+
+        def work(tx: Any) -> tuple[list[Any], list[Any]]:
+            anchors = list(tx.run(cypher.statement("anchors"), anchor_params))
+            if not anchors:
+                return anchors, []
+            rows = list(tx.run(
+                cypher.statement("closure"),
+                anchors=[{"id": a["doc_id"], "rank": a["rank"], "score": a["score"]} for a in anchors],
+                as_of=as_of, embedding=params["embedding"], k=k,
+            ))
+            return anchors, rows
+
+        anchor_rows, rows = self.store.in_read_transaction(work)
         results = []
         suppressed: set[str] = set()
         ambiguous: dict[str, None] = {}
@@ -129,32 +150,35 @@ class Retriever:
             chain = tuple(hop_from(h) for h in row["chain"])
             if chain:
                 suppressed.add(row["anchor_id"])
-            # kappa = |docs sharing the anchor's scope| / |closure of the anchor| (paper, Def. 5)
-            if row["anchor_closure"] and row["anchor_scope_docs"] > row["anchor_closure"]:
-                ambiguous.update(dict.fromkeys(row["anchor_scope"]))
-            results.append(
-                Result(
-                    doc_id=row["doc_id"],
-                    title=row["title"] or "",
-                    kind=row["kind"],
-                    domain=row["domain"],
-                    published=to_date(row["published"]),
-                    status=Status(row["status"]),
-                    score=float(row["score"]),
-                    anchor_id=row["anchor_id"],
-                    chain=chain,
-                    text=row["text"] or "",
-                )
-            )
-        anchors = tuple(rows[0]["anchor_ids"]) if rows else ()
+            # kappa > 1 (paper, Def. 5): a scope entity of the anchor holds more documents than
+            # the anchor's closure, so the scope alone does not identify the chain
+            for scope in row["anchor_scope"]:
+                if scope["docs"] > row["anchor_closure"]:
+                    ambiguous[scope["entity"]] = None
+            results.append(self._result(row, chain))
         return Retrieval(
             question=question,
             as_of=as_of,
             results=tuple(results),
-            anchors=anchors,
+            anchors=tuple(a["doc_id"] for a in anchor_rows),
             suppressed=len(suppressed),
             ambiguous_scopes=tuple(ambiguous),
             question_entities=tuple(f"{e['type']}:{e['key']}" for e in params["entities"]),
+        )
+
+    @staticmethod
+    def _result(row: Mapping[str, Any], chain: tuple[Hop, ...]) -> Result:
+        return Result(
+            doc_id=row["doc_id"],
+            title=row["title"] or "",
+            kind=row["kind"],
+            domain=row["domain"],
+            published=to_date(row["published"]),
+            status=Status(row["status"]),
+            score=float(row["score"]),
+            anchor_id=row["anchor_id"],
+            chain=chain,
+            text=row["text"] or "",
         )
 
     def search(
@@ -162,9 +186,14 @@ class Retriever:
         domain: str | None = None,
     ) -> tuple[list[str], list[str]]:
         """(ranked doc ids, anchor ids) for one evaluated system."""
-        if system in ("car", "hybrid"):
-            retrieval = self.retrieve(question, k, as_of, domain, closure=system == "car")
+        if system == "car":
+            retrieval = self.retrieve(question, k, as_of, domain)
             return retrieval.ids, list(retrieval.anchors)
+        if system == "hybrid":  # the same fused anchors, no closure
+            params = self._common(question, k, as_of, domain)
+            rows = self.store.read("anchors", **self._anchor_parameters(params))
+            ids = [r["doc_id"] for r in rows]
+            return ids[:k], ids
         params = self.question_parameters(question)
         if system == "dense":
             rows = self.store.read(
@@ -184,28 +213,29 @@ class Retriever:
         return ids, ids
 
     def explain(self, doc_id: str, as_of: date | None = None) -> Explanation:
-        rows = self.store.read("explain", doc_id=doc_id, as_of=as_of)
-        if not rows:
+        """Where one document stands as of a date: its status, the edges in force around it and
+        its controlling documents (closure.cypher with the document as the only anchor)."""
+
+        def work(tx: Any) -> tuple[list[Any], list[Any]]:
+            own = list(tx.run(cypher.statement("explain"), doc_id=doc_id, as_of=as_of))
+            if not own or not own[0]["visible"]:
+                return own, []
+            rows = list(tx.run(
+                cypher.statement("closure"), anchors=[{"id": doc_id, "rank": 0, "score": 1.0}],
+                as_of=as_of, embedding=None, k=EXPLAIN_LIMIT,
+            ))
+            return own, rows
+
+        own, rows = self.store.in_read_transaction(work)
+        if not own or not own[0]["visible"]:
             raise NotFoundError(f"no document {doc_id!r}" + (f" as of {as_of}" if as_of else ""))
-        row = rows[0]
-        controlling = tuple(
-            Result(
-                doc_id=c["doc_id"],
-                title=c["title"] or "",
-                kind=c["kind"],
-                domain=c["domain"],
-                published=to_date(c["published"]),
-                status=Status(c["status"]),
-                score=1.0,
-                anchor_id=doc_id,
-                chain=tuple(hop_from(h) for h in c["chain"]),
-            )
-            for c in row["controlling"]
-        )
+        row = own[0]
+        controlling = tuple(self._result(c, tuple(hop_from(h) for h in c["chain"])) for c in rows)
+        mine = [c for c in controlling if c.doc_id == doc_id]
         return Explanation(
             doc_id=row["doc_id"],
             title=row["title"] or "",
-            status=Status(row["status"]),
+            status=mine[0].status if mine else Status.SUPERSEDED,
             as_of=as_of,
             controlling=controlling,
             superseded_by=tuple(hop_from(h) for h in row["superseded_by"]),

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
-from neo4j import Driver, ManagedTransaction, Record, RoutingControl
+from neo4j import READ_ACCESS, Driver, ManagedTransaction, Record, RoutingControl
 
 from car_graph import cypher
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class GraphStore:
@@ -27,6 +28,11 @@ class GraphStore:
         )
         return records
 
+    def in_read_transaction(self, work: Callable[[ManagedTransaction], T]) -> T:
+        """Run several catalogue statements in one read transaction (one consistent snapshot)."""
+        with self.driver.session(database=self.database, default_access_mode=READ_ACCESS) as session:
+            return session.execute_read(work)
+
     def write(self, name: str, **params: Any) -> list[Record]:
         records, _, _ = self.driver.execute_query(
             cypher.load(name), params, database_=self.database, routing_=RoutingControl.WRITE
@@ -40,10 +46,14 @@ class GraphStore:
         scope: Sequence[Mapping[str, Any]],
         mentions: Sequence[Mapping[str, Any]],
         identifiers: Sequence[Mapping[str, Any]] = (),
+        replace: Sequence[str] = (),
     ) -> None:
-        """One transaction per batch: documents, their scope, identifier and mention links."""
+        """One transaction per batch: documents, their scope, identifier and mention links.
+        ``replace``: ids whose old links and edges go first (they are written again)."""
 
         def work(tx: ManagedTransaction) -> None:
+            if replace:
+                tx.run(cypher.statement("unlink_documents"), ids=list(replace)).consume()
             tx.run(cypher.statement("upsert_documents"), rows=list(documents)).consume()
             if scope:
                 tx.run(cypher.statement("link_scope"), rows=list(scope)).consume()
@@ -57,7 +67,7 @@ class GraphStore:
 
     def counts(self) -> dict[str, int]:
         record = self.read("count_graph")[0]
-        return {k: int(record[k]) for k in ("documents", "entities", "supersedes")}
+        return {k: int(record[k]) for k in ("documents", "entities", "supersedes", "unresolved")}
 
     def edges_by_rule(self) -> dict[str, int]:
         return {r["rule"]: int(r["edges"]) for r in self.read("count_edges_by_rule")}

@@ -8,10 +8,11 @@ cycles are detected and marked, and documents no rule could decide are flagged u
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +20,7 @@ from tqdm import tqdm
 
 from car_graph.errors import InputProblem, RulesError
 from car_graph.ingest.keys import normalize_key
-from car_graph.ingest.records import DocumentRecord, parse_date
+from car_graph.ingest.records import DocumentRecord, SupersedesRef, parse_date
 from car_graph.ingest.rules import Rule, bundled_rules
 
 if TYPE_CHECKING:
@@ -33,6 +34,8 @@ logger = logging.getLogger(__name__)
 @dataclass
 class IngestSummary:
     documents: int = 0
+    updated: int = 0
+    unchanged: int = 0
     scope_links: int = 0
     identifier_links: int = 0
     mentions: int = 0
@@ -40,6 +43,7 @@ class IngestSummary:
     skipped: list[InputProblem] = field(default_factory=list)
     cycles: list[list[str]] = field(default_factory=list)
     missing_references: list[str] = field(default_factory=list)
+    self_references: list[str] = field(default_factory=list)
     unresolved: int = 0
     graph: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
@@ -47,6 +51,8 @@ class IngestSummary:
     def to_json(self) -> dict[str, Any]:
         return {
             "documents": self.documents,
+            "updated": self.updated,
+            "unchanged": self.unchanged,
             "scope_links": self.scope_links,
             "identifier_links": self.identifier_links,
             "mentions": self.mentions,
@@ -56,6 +62,7 @@ class IngestSummary:
             ],
             "cycles": self.cycles,
             "missing_references": self.missing_references,
+            "self_references": self.self_references,
             "unresolved": self.unresolved,
             "graph": self.graph,
             "seconds": round(self.seconds, 2),
@@ -118,35 +125,55 @@ def _canonical_or_raw(versions: Any, scheme: str, value: str) -> str:
         return value
 
 
-def document_row(
-    record: DocumentRecord, embedding: list[float], rules: Sequence[Rule]
-) -> dict[str, Any]:
-    attributes = canonicalize_versions(record, rules)
-    withdrawn = attributes.get("withdrawn")
-    props = {}
+def stored_attributes(attributes: Mapping[str, Any]) -> dict[str, Any]:
+    """Attribute name -> the value Neo4j stores as ``attr_<name>`` (what rules compare)."""
+    out = {}
     for name, value in attributes.items():
         stored = _property_value(value)
         if stored is not None:
-            props[f"attr_{name}"] = stored
-    refs = record.supersedes
-    return {
-        "id": record.id,
+            out[name] = stored
+    return out
+
+
+def record_hash(record: DocumentRecord, rules: Sequence[Rule]) -> str:
+    """Fingerprint of everything a record contributes, so an unchanged record is skipped."""
+    payload = json.dumps([record.to_json(), sorted(r.name for r in rules)], sort_keys=True, default=str)
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def text_hash(record: DocumentRecord) -> str:
+    return hashlib.sha256(embedding_text(record).encode("utf-8")).hexdigest()
+
+
+def document_row(
+    record: DocumentRecord, embedding: list[float] | None, rules: Sequence[Rule]
+) -> dict[str, Any]:
+    """The upsert row: every stored property (replacing the old ones) and the embedding (None
+    keeps the stored one: the text did not change)."""
+    attributes = canonicalize_versions(record, rules)
+    withdrawn = attributes.get("withdrawn")
+    refs: list[SupersedesRef] = []
+    for ref in record.supersedes:  # first reference to a target wins
+        if all(ref.id != r.id for r in refs):
+            refs.append(ref)
+    props: dict[str, Any] = {
         "title": record.title,
         "text": record.text,
         "kind": record.kind,
         "domain": record.domain,
         "published": record.published,
-        "withdrawn": parse_date(withdrawn, "attributes.withdrawn")
-        if isinstance(withdrawn, str)
-        else None,
+        "withdrawn": parse_date(withdrawn, "attributes.withdrawn") if isinstance(withdrawn, str) else None,
         "attributes": json.dumps(attributes, sort_keys=True, default=str),
-        "props": props,
         "supersedes_ids": [r.id for r in refs],
         "supersedes_effective": [r.effective.isoformat() if r.effective else "" for r in refs],
         "supersedes_evidence": [r.evidence or "" for r in refs],
         "supersedes_partial": [r.partial for r in refs],
-        "embedding": embedding,
+        "content_hash": record_hash(record, rules),
+        "text_hash": text_hash(record),
     }
+    props.update({f"attr_{name}": value for name, value in stored_attributes(attributes).items()})
+    return {"id": record.id, "props": {k: v for k, v in props.items() if v is not None},
+            "embedding": embedding}
 
 
 def scope_rows(record: DocumentRecord, registry: DomainRegistry) -> list[dict[str, str]]:
@@ -173,20 +200,50 @@ def embedding_text(record: DocumentRecord) -> str:
     return f"{record.title}\n{record.text}" if record.title else record.text
 
 
-def _batches(items: Sequence[DocumentRecord], size: int) -> Iterator[Sequence[DocumentRecord]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
+def _batches(items: Iterable[DocumentRecord], size: int) -> Iterator[list[DocumentRecord]]:
+    batch: list[DocumentRecord] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
-def rules_for(records: Sequence[DocumentRecord]) -> list[Rule]:
+def rules_for_domain(domain: str) -> list[Rule]:
+    """The bundled rules of one domain; none when the domain has no bundled file. A bundled file
+    that exists but is broken is an error, never silently "no rules"."""
+    from importlib import resources
+
+    resource = resources.files("car_graph.ingest") / "rules" / f"{domain}.yaml"
+    if not resource.is_file():
+        return []
+    return bundled_rules(domain)
+
+
+def rules_for(records: Iterable[DocumentRecord]) -> list[Rule]:
     """The bundled rules of every domain present in the records (domains without rules: none)."""
     rules: list[Rule] = []
     for domain in sorted({r.domain for r in records if r.domain}):
-        try:
-            rules.extend(bundled_rules(domain))
-        except RulesError:
-            logger.info("no bundled rules for domain %r", domain)
+        rules.extend(rules_for_domain(domain))
     return rules
+
+
+def rule_fingerprint(rule: Rule) -> str:
+    return hashlib.sha256(json.dumps(rule.parameters(), sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _add_names(extractor: EntityExtractor, records: Iterable[DocumentRecord]) -> None:
+    registry = extractor.registry
+    mention_types = registry.mention_name_types
+    names: dict[str, set[str]] = {}
+    for record in records:
+        for etype, keys in record.scope.items():
+            if etype in mention_types:
+                names.setdefault(etype, set()).update(registry.display_name(etype, k) for k in keys)
+    for etype, values in names.items():
+        extractor.add_names(etype, sorted(values))
 
 
 def ingest_records(
@@ -201,79 +258,203 @@ def ingest_records(
     problems: Sequence[InputProblem] = (),
     on_batch: Callable[[int], None] | None = None,
 ) -> IngestSummary:
-    """Load records into the graph and apply supersession rules. Returns what was done.
+    """Load records into the graph and keep supersession up to date. Returns what was done.
+
+    Streaming: records flow batch by batch (``batch_size`` records: one embedding call, one
+    ``nlp.pipe``, one write transaction, then the batch's supersession), so memory does not grow
+    with the corpus. A record whose content is unchanged since it was last written is skipped; a
+    changed one replaces its old version (properties, links, rule edges) and keeps its embedding
+    when its text is the same. Rules, explicit references, cycle marks and unresolved dates are
+    computed only for the documents a batch wrote and the scopes they joined or left; a rule that
+    is new or changed since the last ingest is applied to the whole graph once.
 
     ``rules`` None means the bundled rules of the records' domains. ``problems`` are input
-    records rejected upstream (they are reported in the summary, not retried).
+    records rejected upstream (reported in the summary). Names that documents mention (scope
+    types a domain finds in text) are collected first when ``records`` is a sequence; a one-shot iterator adds each
+    batch's names as it arrives.
     """
     started = time.perf_counter()
-    records = list(records)
     summary = IngestSummary(skipped=list(problems))
-    rules = rules_for(records) if rules is None else list(rules)
-
     registry = extractor.registry
-    mention_types = registry.mention_name_types
-    names: dict[str, set[str]] = {}
-    for record in records:
-        for etype, keys in record.scope.items():
-            if etype in mention_types:
-                names.setdefault(etype, set()).update(registry.display_name(etype, k) for k in keys)
-    for etype, values in names.items():
-        extractor.add_names(etype, sorted(values))
+    given_rules = None if rules is None else list(rules)
+    active: dict[str, Rule] = {r.name: r for r in given_rules or []}
+    domains_seen: set[str] = set()
+    if isinstance(records, Sequence):
+        _add_names(extractor, records)
+    stored = {r["name"]: r["fingerprint"] for r in store.read("read_rules")}
 
-    bar = tqdm(total=len(records), unit="doc", desc="ingest", disable=not progress)
+    bar = tqdm(total=len(records) if isinstance(records, Sequence) else None, unit="doc",
+               desc="ingest", disable=not progress)
     for batch in _batches(records, batch_size):
-        texts = [embedding_text(r) for r in batch]
-        vectors = embedder.embed_documents(texts)
-        found = extractor.extract_many(texts)
-        documents, scope, identifiers, mentions = [], [], [], []
-        for record, vector, entities in zip(batch, vectors, found, strict=True):
-            documents.append(document_row(record, vector, rules))
-            own = scope_rows(record, registry)
-            scope.extend(own)
-            identifiers.extend(identifier_rows(record, registry))
-            scoped = {(row["type"], row["key"]) for row in own}
-            for mention in entities:
-                if (mention.type, mention.key) not in scoped:
-                    scoped.add((mention.type, mention.key))
-                    mentions.append(
-                        {"doc_id": record.id, "type": mention.type, "key": mention.key,
-                         "name": mention.name}
-                    )
-        store.write_batch(documents, scope, mentions, identifiers)
-        summary.documents += len(documents)
-        summary.scope_links += len(scope)
-        summary.identifier_links += len(identifiers)
-        summary.mentions += len(mentions)
+        if given_rules is None:
+            for domain in sorted({r.domain for r in batch if r.domain} - domains_seen):
+                domains_seen.add(domain)
+                for rule in rules_for_domain(domain):
+                    active.setdefault(rule.name, rule)
+        if not isinstance(records, Sequence):
+            _add_names(extractor, batch)
+        rule_list = list(active.values())
+        _write_batch(batch, store, embedder, extractor, registry, rule_list, summary)
         bar.update(len(batch))
         if on_batch:
-            on_batch(summary.documents)
+            on_batch(summary.documents + summary.unchanged)
     bar.close()
 
-    resolve_supersession(store, rules, summary)
+    # Rules that are new or changed since the last ingest see every pair once.
+    renewed = [r for r in active.values() if stored.get(r.name) != rule_fingerprint(r)]
+    if renewed:
+        resolve_supersession(store, renewed, summary, ids=None, all_rules=list(active.values()))
+        store.write("upsert_rules", rules=[{"name": r.name, "fingerprint": rule_fingerprint(r)}
+                                          for r in renewed])
+    summary.edges_by_rule = store.edges_by_rule()
     summary.graph = store.counts()
+    summary.unresolved = summary.graph["unresolved"]
     summary.seconds = time.perf_counter() - started
     return summary
 
 
-def resolve_supersession(store: GraphStore, rules: Sequence[Rule], summary: IngestSummary) -> None:
-    """Explicit edges, then every rule, then cycles, then the unresolved flags (all in Cypher)."""
-    explicit = store.write("link_explicit")
-    if explicit:
-        summary.missing_references = list(explicit[0]["missing"])
-    for rule in rules:
-        store.write("apply_rule", **rule.parameters())
-    cycles = [list(r["cycle"]) for r in store.write("detect_cycles")]
-    summary.cycles = cycles
-    for rule in rules:
-        params = rule.parameters()
-        flagged = store.write(
-            "mark_unresolved",
-            newer_kinds=params["newer_kinds"],
-            older_kinds=params["older_kinds"],
-            scope_types=params["scope_types"],
-            domain=params["domain"],
-        )
-        summary.unresolved += int(flagged[0]["flagged"]) if flagged else 0
-    summary.edges_by_rule = store.edges_by_rule()
+def _write_batch(
+    batch: list[DocumentRecord], store: GraphStore, embedder: Embedder, extractor: EntityExtractor,
+    registry: DomainRegistry, rules: list[Rule], summary: IngestSummary,
+) -> None:
+    state = {row["id"]: row for row in store.read("document_state", ids=[r.id for r in batch])}
+    changed = [r for r in batch if state.get(r.id, {}).get("content_hash") != record_hash(r, rules)]
+    summary.unchanged += len(batch) - len(changed)
+    if not changed:
+        return
+    fresh = [r for r in changed if state.get(r.id, {}).get("text_hash") != text_hash(r)]
+    vectors = dict(zip([r.id for r in fresh], embedder.embed_documents([embedding_text(r) for r in fresh]), strict=True))
+    found = extractor.extract_many([embedding_text(r) for r in changed])
+    documents, scope, identifiers, mentions = [], [], [], []
+    for record, entities in zip(changed, found, strict=True):
+        documents.append(document_row(record, vectors.get(record.id), rules))
+        own = scope_rows(record, registry)
+        scope.extend(own)
+        identifiers.extend(identifier_rows(record, registry))
+        scoped = {(row["type"], row["key"]) for row in own}
+        for mention in entities:
+            if (mention.type, mention.key) not in scoped:
+                scoped.add((mention.type, mention.key))
+                mentions.append({"doc_id": record.id, "type": mention.type, "key": mention.key,
+                                 "name": mention.name})
+    replaced = [r.id for r in changed if r.id in state]
+    store.write_batch(documents, scope, mentions, identifiers, replace=replaced)
+    summary.documents += len(documents)
+    summary.updated += len(replaced)
+    summary.scope_links += len(scope)
+    summary.identifier_links += len(identifiers)
+    summary.mentions += len(mentions)
+    # Scopes a changed document left: their other members may have lost a later neighbour.
+    new_scope = {(row["doc_id"], row["type"], row["key"]) for row in scope}
+    left = [{"type": e["type"], "key": e["key"]} for r in replaced for e in state[r]["scope"]
+            if (r, e["type"], e["key"]) not in new_scope]
+    neighbours = [row["id"] for row in store.read("scope_members", scopes=left)] if left else []
+    resolve_supersession(store, rules, summary, ids=[r.id for r in changed], stale=neighbours)
 
+
+def resolve_supersession(
+    store: GraphStore,
+    rules: Sequence[Rule],
+    summary: IngestSummary,
+    ids: list[str] | None,
+    stale: Sequence[str] = (),
+    all_rules: Sequence[Rule] | None = None,
+) -> None:
+    """Explicit references, rule edges, unresolved dates and cycle marks for the pairs that
+    involve ``ids`` (None: every pair, for rules new to the graph). ``stale``: documents whose
+    unresolved date must be recomputed because a neighbour left their scope."""
+    if ids is not None:
+        explicit = store.write("link_explicit", ids=ids)
+        if explicit:
+            summary.missing_references.extend(explicit[0]["missing"])
+            summary.self_references.extend(explicit[0]["self"])
+    for rule in rules:
+        store.write("apply_rule", ids=ids, **rule.parameters())
+    recompute = None if ids is None else sorted({*ids, *stale})
+    store.write("reset_unresolved", ids=recompute)
+    for rule in all_rules if all_rules is not None else rules:
+        params = rule.parameters()
+        store.write(
+            "mark_unresolved", ids=recompute,
+            **{k: params[k] for k in ("newer_kinds", "older_kinds", "scope_types", "scope_all", "domain")},
+        )
+    mark_cycles(store, summary, ids)
+
+
+def mark_cycles(store: GraphStore, summary: IngestSummary, ids: list[str] | None) -> None:
+    """Strongly connected components of the full edges around ``ids`` (None: the whole graph);
+    edges inside one are marked maybe_cycle, every other edge unmarked."""
+    rows = store.read("supersession_component", ids=ids) if ids is not None else store.read("full_edges")
+    graph: dict[str, list[str]] = {}
+    for row in rows:
+        graph.setdefault(row["newer"], []).append(row["older"])
+    component = strongly_connected(graph)
+    updates = []
+    for row in rows:
+        flag = component.get(row["newer"]) is not None and component.get(row["newer"]) == component.get(row["older"])
+        if flag != row["maybe_cycle"]:
+            updates.append({"newer": row["newer"], "older": row["older"], "rule": row["rule"], "flag": flag})
+    if updates:
+        store.write("mark_cycle_edges", rows=updates)
+    members: dict[int, list[str]] = {}
+    for node, comp in component.items():
+        members.setdefault(comp, []).append(node)
+    for nodes in members.values():
+        if len(nodes) > 1:
+            cycle = sorted(nodes)
+            if cycle not in summary.cycles:
+                summary.cycles.append(cycle)
+
+
+def strongly_connected(graph: Mapping[str, Sequence[str]]) -> dict[str, int]:
+    """Tarjan's algorithm, iteratively (chains may be thousands long): node -> component number
+    for every node on a cycle (components of one node without a self-loop are left out)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    out: dict[str, int] = {}
+    counter = 0
+    comp = 0
+    nodes = set(graph) | {v for targets in graph.values() for v in targets}
+    for root in sorted(nodes):
+        if root in index:
+            continue
+        work = [(root, iter(graph.get(root, ())))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            advanced = False
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(graph.get(child, ()))))
+                    advanced = True
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                members = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    members.append(member)
+                    if member == node:
+                        break
+                if len(members) > 1:
+                    for member in members:
+                        out[member] = comp
+                    comp += 1
+    return out

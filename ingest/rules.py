@@ -70,6 +70,7 @@ class Rule:
             "newer_kinds": list(self.newer_kinds),
             "older_kinds": list(self.older_kinds),
             "scope_types": list(self.scope_types),
+            "scope_all": getattr(self, "scope_mode", "any") == "all",
             "require_later": self.order == "later",
             "match_op": self.match.op if self.match else None,
             "newer_attr": f"attr_{self.match.newer}" if self.match else None,

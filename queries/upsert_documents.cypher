@@ -1,25 +1,14 @@
-// Upsert a batch of documents (idempotent: MERGE on the unique id, SET the same values again).
-// params: $rows list<map>: {id: string, title: string, text: string, kind: string|null,
-//           domain: string|null, published: date|null, withdrawn: date|null,
-//           attributes: string (JSON of every input attribute), props: map (attr_<name> scalar or
-//           list properties the rules match on), supersedes_ids: list<string>,
-//           supersedes_effective: list<string> ('' = none), supersedes_evidence: list<string>,
-//           supersedes_partial: list<boolean>, embedding: list<float>}
+// Write a batch of documents, replacing every property of an existing one (so an attribute a
+// corrected record no longer has is gone); an unchanged text keeps its stored embedding.
+// params: $rows list<map>: {id, props: map (every stored property: title, text, kind, domain,
+//           published, withdrawn, attributes (JSON), attr_<name> values, supersedes_* lists,
+//           content_hash, text_hash), embedding: list<float>|null (null: keep the stored one)}
 // returns: documents int
 UNWIND $rows AS row
 MERGE (d:Document {id: row.id})
-SET d.title = row.title,
-    d.text = row.text,
-    d.kind = row.kind,
-    d.domain = row.domain,
-    d.published = row.published,
-    d.withdrawn = row.withdrawn,
-    d.attributes = row.attributes,
-    d.supersedes_ids = row.supersedes_ids,
-    d.supersedes_effective = row.supersedes_effective,
-    d.supersedes_evidence = row.supersedes_evidence,
-    d.supersedes_partial = row.supersedes_partial
-SET d += row.props
-WITH d, row
-CALL db.create.setNodeVectorProperty(d, 'embedding', row.embedding)
+WITH d, row, d.embedding AS kept
+SET d = row.props
+SET d.id = row.id
+WITH d, row, kept
+CALL db.create.setNodeVectorProperty(d, 'embedding', coalesce(row.embedding, kept))
 RETURN count(d) AS documents

@@ -1,0 +1,113 @@
+// The controlling documents of given anchors: the active frontier of their authority closure
+// as of a date, each with the shortest chain from its best anchor (car_graph/semantics.py is the
+// reference this statement is property-tested against).
+//   closure: one breadth-first walk per anchor along SUPERSEDES edges in force on $as_of (an
+//     edge is in force once its effective date has come and its newer document exists); every
+//     reachable document is visited once, with its shortest chain, whatever the chain length;
+//   frontier: documents nothing supersedes (transitively, along full edges in force) without
+//     being superseded by them in turn -- the maximal elements; on acyclic data, documents no
+//     full edge in force supersedes. maybe_cycle marks the only edges that can lie on a cycle,
+//     so the costlier cycle test runs only behind them;
+//   ranking: a frontier document takes the rank of its best anchor; several frontier documents
+//     of one anchor: the one closer to the question first (when $embedding is given).
+// Status is computed here, as of $as_of: withdrawn, unresolved (on a cycle, or a later document
+// of a superseding kind shares its scope and no edge decided: unresolved_from), partially
+// superseded (partial edges only), active.
+// params: $anchors list<map {id string, rank int, score float}>, $as_of date|null,
+//         $embedding list<float>|null, $k int
+// returns: doc_id, title, kind, domain, published, text, status, score, anchor_id,
+//          chain (list<map {from_id, to_id, rule, effective, evidence, partial}>),
+//          anchor_closure int (documents in the anchor's closure),
+//          anchor_scope (list<map {entity string, docs int}>: the anchor's scope entities and how
+//          many documents visible on $as_of share each, counted up to 1001)
+UNWIND $anchors AS a
+MATCH (anchor:Document {id: a.id})
+WHERE $as_of IS NULL OR anchor.published IS NULL OR anchor.published <= $as_of
+MATCH path = ANY SHORTEST (anchor)((older:Document)<-[s:SUPERSEDES]-(newer:Document)
+    WHERE ($as_of IS NULL OR s.effective IS NULL OR s.effective <= $as_of)
+      AND ($as_of IS NULL OR newer.published IS NULL OR newer.published <= $as_of))*(d:Document)
+WITH a, anchor, collect({d: d, path: path}) AS reached
+UNWIND reached AS r
+WITH a, anchor, size(reached) AS closure_size, r.d AS d, r.path AS path
+// voided: a full superseder in force off any cycle, or -- only for documents whose full
+// superseders all sit on possible cycles -- something ahead that does not lead back
+WHERE NOT EXISTS {
+  MATCH (d)<-[v:SUPERSEDES]-(n:Document)
+  WHERE NOT coalesce(v.partial, false) AND NOT coalesce(v.maybe_cycle, false)
+    AND ($as_of IS NULL OR v.effective IS NULL OR v.effective <= $as_of)
+    AND ($as_of IS NULL OR n.published IS NULL OR n.published <= $as_of)
+}
+AND NOT (
+  EXISTS {
+    MATCH (d)<-[v:SUPERSEDES {maybe_cycle: true}]-(n:Document)
+    WHERE NOT coalesce(v.partial, false)
+      AND ($as_of IS NULL OR v.effective IS NULL OR v.effective <= $as_of)
+      AND ($as_of IS NULL OR n.published IS NULL OR n.published <= $as_of)
+  }
+  AND EXISTS {
+    MATCH ANY SHORTEST (d)((:Document)<-[c:SUPERSEDES]-(y:Document)
+      WHERE NOT coalesce(c.partial, false)
+        AND ($as_of IS NULL OR c.effective IS NULL OR c.effective <= $as_of)
+        AND ($as_of IS NULL OR y.published IS NULL OR y.published <= $as_of))+(x:Document)
+    WHERE NOT EXISTS {
+      MATCH ANY SHORTEST (x)((:Document)<-[b:SUPERSEDES]-(z:Document)
+        WHERE NOT coalesce(b.partial, false)
+          AND ($as_of IS NULL OR b.effective IS NULL OR b.effective <= $as_of)
+          AND ($as_of IS NULL OR z.published IS NULL OR z.published <= $as_of))+(d)
+    }
+  }
+)
+WITH d, a, anchor, closure_size, path
+ORDER BY a.rank, length(path)
+WITH d, collect({a: a, anchor: anchor, closure_size: closure_size, path: path})[0] AS best
+ORDER BY best.a.rank,
+         CASE WHEN $embedding IS NULL THEN 0.0
+              ELSE vector.similarity.cosine(d.embedding, $embedding) END DESC,
+         length(best.path), d.id
+LIMIT $k
+WITH d, best, best.anchor AS anchor
+RETURN d.id AS doc_id,
+       d.title AS title,
+       d.kind AS kind,
+       d.domain AS domain,
+       d.published AS published,
+       d.text AS text,
+       CASE
+         WHEN d.withdrawn IS NOT NULL AND ($as_of IS NULL OR d.withdrawn <= $as_of) THEN 'withdrawn'
+         // not voided (above), yet a full edge in force supersedes it: it is on a cycle
+         WHEN EXISTS {
+           MATCH (d)<-[v:SUPERSEDES]-(n:Document)
+           WHERE NOT coalesce(v.partial, false)
+             AND ($as_of IS NULL OR v.effective IS NULL OR v.effective <= $as_of)
+             AND ($as_of IS NULL OR n.published IS NULL OR n.published <= $as_of)
+         } THEN 'unresolved'
+         WHEN EXISTS {
+           MATCH (d)<-[v:SUPERSEDES]-(n:Document)
+           WHERE coalesce(v.partial, false)
+             AND ($as_of IS NULL OR v.effective IS NULL OR v.effective <= $as_of)
+             AND ($as_of IS NULL OR n.published IS NULL OR n.published <= $as_of)
+         } THEN 'partially_superseded'
+         WHEN d.unresolved_from IS NOT NULL
+              AND ($as_of IS NULL OR d.unresolved_from <= $as_of)
+              AND NOT EXISTS {
+                MATCH (d)<-[v:SUPERSEDES]-(n:Document)
+                WHERE ($as_of IS NULL OR v.effective IS NULL OR v.effective <= $as_of)
+                  AND ($as_of IS NULL OR n.published IS NULL OR n.published <= $as_of)
+              } THEN 'unresolved'
+         ELSE 'active'
+       END AS status,
+       best.a.score AS score,
+       anchor.id AS anchor_id,
+       [r IN relationships(best.path) | {from_id: endNode(r).id, to_id: startNode(r).id,
+         rule: r.rule, effective: r.effective, evidence: r.evidence,
+         partial: coalesce(r.partial, false)}] AS chain,
+       best.closure_size AS anchor_closure,
+       COLLECT {
+         MATCH (anchor)-[:IN_SCOPE]->(e:Entity)
+         RETURN {entity: e.type + ':' + e.key,
+                 docs: size(COLLECT {
+                   MATCH (e)<-[:IN_SCOPE]-(o:Document)
+                   WHERE $as_of IS NULL OR o.published IS NULL OR o.published <= $as_of
+                   RETURN o.id LIMIT 1001
+                 })}
+       } AS anchor_scope

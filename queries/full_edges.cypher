@@ -1,0 +1,7 @@
+// Every full (non-partial) SUPERSEDES edge, for the whole-graph cycle pass after a rule was
+// applied everywhere.
+// params: (none)
+// returns: newer string, older string, rule string, maybe_cycle boolean (the current mark)
+MATCH (x:Document)-[s:SUPERSEDES]->(y:Document)
+WHERE NOT coalesce(s.partial, false)
+RETURN x.id AS newer, y.id AS older, s.rule AS rule, coalesce(s.maybe_cycle, false) AS maybe_cycle

@@ -1,0 +1,7 @@
+// Record the rules an ingest applied to the whole graph (see read_rules).
+// params: $rules list<map {name, fingerprint}>
+// returns: rules int
+UNWIND $rules AS rule
+MERGE (r:Rule {name: rule.name})
+SET r.fingerprint = rule.fingerprint
+RETURN count(r) AS rules
