@@ -60,6 +60,7 @@ from car_graph.metrics import Edge
 if TYPE_CHECKING:
     from car_graph.client import CarClient
     from car_graph.ingest.records import DocumentRecord
+    from car_graph.ingest.rules import Rule
     from car_graph.store import GraphStore
 
 __all__ = [
@@ -537,6 +538,8 @@ class RulePrecisionRecall:
     false_positives: tuple[tuple[str, str], ...]
     false_negatives: tuple[tuple[str, str], ...]
     partial_disagreements: int = 0
+    # (link source, links of that source this rule produced, links of that source)
+    recall_by_source: tuple[tuple[str, int, int], ...] = ()
 
     @property
     def precision(self) -> float | None:
@@ -565,8 +568,10 @@ def rule_precision_recall(
     """Per rule (and for all rules together, ``"all rules"``): precision and recall of its edges
     against the source links.
 
-    A rule's recall is over the links whose (newer kind, older kind) the rule produces (so the
-    withdrawal rules are not charged with missing recalls); "all rules" is over every link.
+    ``rule_edges`` are each rule's own edges (:func:`rule_edges_one_at_a_time`). A rule's recall
+    is the share of the links of its (newer kind, older kind) that it alone produces (so the
+    withdrawal rules are not charged with missing recalls, but each withdrawal rule is with the
+    links only its sibling rules make); "all rules" is over every link, from the union.
     ``documents`` limits links to those between these ids (a benchmark corpus); ``rules`` lists
     rule names to report even when they made no edge. Explicit ``supersedes`` edges (rule
     ``explicit``: the law adapter writes the CONAN rows as such) get their own row and are not
@@ -586,12 +591,18 @@ def rule_precision_recall(
 
     def measure(name: str, edges: Mapping[tuple[str, str], bool],
                 relevant: set[tuple[str, str]]) -> RulePrecisionRecall:
+        by_source: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for pair in relevant:
+            for source in {x.source for x in link_map[pair]}:
+                by_source[source][0] += pair in edges
+                by_source[source][1] += 1
         tp = [p for p in edges if p in link_map]
         partial = sum(1 for p in tp if edges[p] != all(x.partial for x in link_map[p]))
         return RulePrecisionRecall(
             domain, name, len(edges), len(relevant), len(tp),
             tuple(sorted(p for p in edges if p not in link_map)),
-            tuple(sorted(relevant - set(edges))), partial)
+            tuple(sorted(relevant - set(edges))), partial,
+            tuple(sorted((s, c, n) for s, (c, n) in by_source.items())))
 
     out = []
     all_edges: dict[tuple[str, str], bool] = {}
@@ -604,7 +615,8 @@ def rule_precision_recall(
             continue
         for p, partial in edges.items():
             all_edges[p] = all_edges.get(p, True) and partial
-    out.append(measure("all rules", all_edges, set(link_map)))
+    if set(by_rule) - {EXPLICIT}:  # a domain without rules (law) has no "all rules" row
+        out.append(measure("all rules", all_edges, set(link_map)))
     return out
 
 
@@ -624,18 +636,46 @@ def graph_rule_edges(store: GraphStore, domain: str | None = None) -> list[RuleE
             for r in store.read("rule_edges", domain=domain)]
 
 
+def rule_edges_one_at_a_time(
+    store: GraphStore, rules: Sequence[Rule], domain: str | None = None
+) -> list[RuleEdge]:
+    """Each rule's own edges in the ingested graph, plus the explicit edges.
+
+    The graph holds one SUPERSEDES edge per pair, named after the first rule that made it, so
+    a later rule's edges hide behind an earlier one's. Here every rule is applied alone
+    (queries/apply_rule.cypher, as ingest does) after deleting the rule edges; afterwards the
+    rule edges are deleted once more and rebuilt as ingest builds them, so the graph is left as
+    it was.
+    """
+    from car_graph.ingest.pipeline import IngestSummary, resolve_supersession
+
+    found = [e for e in graph_rule_edges(store, domain) if e.rule == EXPLICIT]
+    try:
+        for rule in rules:
+            store.write("delete_rule_edges")
+            store.write("apply_rule", **rule.parameters())
+            found += [e for e in graph_rule_edges(store, domain) if e.rule == rule.name]
+    finally:
+        store.write("delete_rule_edges")
+        resolve_supersession(store, rules, IngestSummary())
+    return found
+
+
 def measure_rules(
-    client: CarClient, domain: str, raw_dir: Path, records: Sequence[DocumentRecord]
+    client: CarClient, domain: str, raw_dir: Path, records: Sequence[DocumentRecord],
+    *, ingest: bool = True,
 ) -> list[RulePrecisionRecall]:
-    """Ingest ``records`` with the domain's bundled rules into ``client``'s (empty) database,
-    read the edges back by rule and compare them with the source links."""
+    """Ingest ``records`` with the domain's bundled rules into ``client``'s (empty) database
+    (unless ``ingest`` is False: they are in it already), read each rule's edges back and
+    compare them with the source links between these records."""
     from car_graph.ingest.rules import bundled_rules
 
     rules = list(bundled_rules(domain))
-    client.ingest(records, rules)
+    if ingest:
+        client.ingest(records, rules)
     links = source_links(domain, raw_dir, records)
-    return rule_precision_recall(domain, graph_rule_edges(client.store, domain), links.links,
-                                 {r.id for r in records}, [r.name for r in rules])
+    return rule_precision_recall(domain, rule_edges_one_at_a_time(client.store, rules, domain),
+                                 links.links, {r.id for r in records}, [r.name for r in rules])
 
 
 def render_precision_recall(rows: Sequence[RulePrecisionRecall], examples: int = 3) -> list[str]:
@@ -650,8 +690,10 @@ def render_precision_recall(rows: Sequence[RulePrecisionRecall], examples: int =
                    f"{num(r.precision)} | {num(r.recall)} | {r.partial_disagreements} |")
     out.append("")
     for r in rows:
-        if r.rule == "all rules":
-            continue
+        if r.rule == "all rules" and r.recall_by_source:
+            out.append(f"* {r.domain}: links produced by some rule, by source: " + ", ".join(
+                f"{s} {c}/{n}" for s, c, n in r.recall_by_source))
+    for r in rows:
         for label, pairs, total in (("false positives", r.false_positives, r.edges),
                                     ("false negatives", r.false_negatives, r.relevant)):
             if pairs:
