@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import email.utils
 import io
 import json
 import re
@@ -48,7 +49,7 @@ import zipfile
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -192,6 +193,18 @@ def _date_prefix(value: Any) -> date | None:
     return None
 
 
+def _release_date(value: Any, pattern: str | None) -> date | None:
+    """A release's date: ``pattern`` for strptime, None for RFC 2822 (Debian changelogs)."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        if pattern is None:
+            return email.utils.parsedate_to_datetime(value).date()
+        return datetime.strptime(value.strip(), pattern).date()
+    except (TypeError, ValueError):
+        return None
+
+
 def security_links(raw_dir: Path) -> LinkSet:
     """``osv_fixed`` and ``osv_alias`` links from the raw security files (see module doc)."""
     raw_dir = Path(raw_dir)
@@ -207,6 +220,7 @@ def security_links(raw_dir: Path) -> LinkSet:
             continue  # security.txt, porting guides: not the notes of one release
         doc = f"django-release:{label}"
         django[version].append(doc)
+        released[doc] = _release_date(obj.get("release_date"), "%B %d, %Y")
         for cve in _cves(obj.get("cve_ids") or []):
             django_cves[cve].append(doc)
     go: set[str] = set()
@@ -222,6 +236,7 @@ def security_links(raw_dir: Path) -> LinkSet:
             continue
         doc = f"debian-changelog:{src}:{version}"
         debian.add((src, version))
+        released[doc] = _release_date(obj.get("date"), None)
         upstream = DEBIAN_UPSTREAM.get(src)
         for cve in _cves(obj.get("cve_ids") or []):
             if upstream is None:
@@ -277,11 +292,13 @@ def security_links(raw_dir: Path) -> LinkSet:
                 if "django" in pypi:
                     for doc in django_cves.get(cve, []):
                         links.append(SourceLink(doc, osv_id, "osv_alias",
-                                                f"{evidence}; {doc} cve_ids names {cve}"))
+                                                f"{evidence}; {doc} cve_ids names {cve}",
+                                                effective=released.get(doc)))
                 for doc, upstream in debian_cves.get(cve, []):
                     if upstream in pypi:
                         links.append(SourceLink(doc, osv_id, "osv_alias",
-                                                f"{evidence}; {doc} cve_ids names {cve}"))
+                                                f"{evidence}; {doc} cve_ids names {cve}",
+                                                effective=released.get(doc)))
                     else:
                         unlinked.add("osv_alias: same CVE, different package",
                                      f"{doc} / {osv_id} ({cve})")

@@ -95,6 +95,10 @@ def test_security_links_from_fixed_versions_and_aliases(tmp_path: Path) -> None:
     assert all(x.evidence and not x.partial for x in found.links)
     go = next(x for x in found.links if x.newer == "go-release:go1.21.3")
     assert go.effective == date(2023, 10, 10) and "fixed 1.21.3" in go.evidence
+    debian = next(x for x in found.links if x.newer.startswith("debian-changelog:"))
+    assert debian.effective == date(2021, 3, 1) and "CVE-2021-0002" in debian.evidence
+    assert {x.effective for x in found.links if x.newer == "django-release:3.2.5"} == {
+        date(2021, 7, 1)}
 
 
 def test_security_link_ids_are_the_adapters_ids(tmp_path: Path) -> None:
