@@ -1,9 +1,9 @@
 """Real-corpus CAR benchmarks: questions, gold and distractor corpora from the real adapters.
 
 ``build_benchmark(domain, raw_dir)`` loads one domain with its adapter (security, law, drug),
-computes the supersession relation in Python exactly as the Cypher rules would
-(:func:`supersession_edges`: the domain's bundled rules through ``security.rule_edges`` plus the
-explicit ``supersedes`` edges), and writes one question per query anchor:
+reads the sources' own supersession links from the raw files (:mod:`car_graph.benchmarks.links`:
+OSV fixed versions and CVE aliases, the CONAN table's pairs, the withdrawal list and openFDA
+application numbers -- never the rules), and writes one question per query anchor:
 
 * security: every advisory that a release controls (Django PYSEC, Go stdlib/toolchain, and the
   PYSEC advisories linked to Debian changelogs by CVE); the question names the package and
@@ -15,15 +15,25 @@ explicit ``supersedes`` edges), and writes one question per query anchor:
   recall links; the question names the trademark/generic (or class, indication and year) and
   never uses withdrawal or recall words.
 
-Gold is never written by hand: ``SupersessionGraph(edges).controlling({anchor})`` (front(cl)),
-with the metrics' semantics (a partial edge -- overruled in part, a recall of some lots -- keeps
-the older document in gold). Queries carry no ``as_of``: gold is the controlling set today.
+Gold is never written by hand nor computed by the rules under test:
+``SupersessionGraph(source links + explicit edges).controlling({anchor})`` (front(cl)), with the
+metrics' semantics (a partial edge -- overruled in part, a recall of some lots -- keeps
+the older document in gold). Queries carry no ``as_of``: gold is the controlling set today. The
+relation the rules build (:func:`supersession_edges`, the adapters' Python mirror of the Cypher
+rules) is used only to keep the corpus consistent and to count the queries whose gold it would
+have changed (``info.rule_gold``, ``stats.gold_differs_from_rule_gold``).
+
+Dev/test split: each anchor is dev or test by a stable hash of its id (:func:`split_of`, about
+40 % dev). The question templates, the typo edits and the partial-id phrasings are split into
+disjoint dev and test families, and a question (and its robustness copies) uses the dev families
+iff its anchor is dev. Dev is for tuning; reports cite test.
 
 Corpus: every document of every query's closure, then hard negatives that share a scope key
 with an anchor or a gold document (other django advisories and releases, other recalls of the
 same drug), round-robin over keys, then seeded random documents of the anchors' and golds'
 kinds, to ``n_distractors`` documents outside the closures. The selection is then closed
-*upwards* (every superseder of a selected document is added, transitively) and, for explicit
+*upwards* (every superseder of a selected document is added, transitively, in the link relation
+and in the rule relation) and, for explicit
 edges, downwards (a selected document's ``supersedes`` targets are added, so no record points
 outside the corpus). An upward-closed subset has the same closure and frontier as the full
 corpus for every anchor in it, so gold is computed on the full relation and :func:`check`
@@ -35,7 +45,9 @@ drug name), and for security advisories with a CVE alias a copy that asks about 
 identifier ("the CVE ending in 35042", "CVE-2021-…042") instead of the flaw. Same gold.
 
 ``python -m car_graph.benchmarks.questions OUT_DIR --domain security|law|drug|all --raw RAW``
-writes ``OUT_DIR/<domain>/{documents,queries,robustness}.jsonl`` and ``stats.json``.
+writes ``OUT_DIR/<domain>/documents.jsonl``, ``queries.{dev,test}.jsonl``,
+``robustness.{dev,test}.jsonl`` (the ``car-graph eval`` format plus a ``split`` field) and
+``stats.json``.
 :func:`write_sample` writes the small demo corpus of ``car_graph/resources/sample``.
 """
 
@@ -61,10 +73,14 @@ from car_graph.ingest.law import load_law
 from car_graph.ingest.records import DocumentRecord, write_jsonl
 from car_graph.ingest.rules import Rule, bundled_rules
 from car_graph.ingest.security import load_security, rule_edges
+from car_graph.benchmarks.links import LinkSet, SourceLink, gold_edges, source_links
 from car_graph.benchmarks.synthetic import lexical_overlap
 from car_graph.metrics import Edge, SupersessionGraph, kappa
 
 DOMAINS = ("security", "law", "drug")
+SPLITS = ("dev", "test")
+# share of anchors in the dev split (tuning); the rest is the test split that reports cite
+DEV_SHARE = 0.4
 ROBUSTNESS_QUERIES = 100
 DRUG_RECALL_QUERIES = 60
 # share of the distractor budget spent on scope neighbours (hard negatives) before random ones
@@ -78,6 +94,7 @@ __all__ = [
     "load_domain",
     "main",
     "one_edit",
+    "split_of",
     "supersession_edges",
     "typo",
     "write_benchmark",
@@ -91,6 +108,38 @@ class DomainBenchmark:
     queries: list[dict[str, Any]]
     robustness: list[dict[str, Any]]
     stats: dict[str, Any]
+    links: LinkSet | None = None
+
+    def split(self, rows: Sequence[Mapping[str, Any]], name: str) -> list[dict[str, Any]]:
+        """The rows of one split ('dev' or 'test')."""
+        return [dict(r) for r in rows if r.get("split") == name]
+
+
+def split_of(anchor_id: str) -> str:
+    """'dev' or 'test' for an anchor: a stable hash of its id (no seed, no corpus, no order),
+    so an anchor never changes split when the corpus, the seed or the question set grows."""
+    bucket = int(hashlib.sha1(f"car-graph split\x1f{anchor_id}".encode()).hexdigest(), 16) % 1000
+    return "dev" if bucket < DEV_SHARE * 1000 else "test"
+
+
+@dataclass(frozen=True)
+class Relations:
+    """A domain's two supersession relations: gold (source links + explicit edges) and the
+    rules' (what the graph will hold). Corpus selection closes over both."""
+
+    links: LinkSet
+    gold: SupersessionGraph
+    rules: SupersessionGraph
+
+    @property
+    def union(self) -> SupersessionGraph:
+        return SupersessionGraph([*self.gold.edges, *self.rules.edges])
+
+
+def relations(domain: str, raw_dir: Path, records: Sequence[DocumentRecord]) -> Relations:
+    links = source_links(domain, raw_dir, records)
+    return Relations(links, SupersessionGraph(gold_edges(links.links, records)),
+                     SupersessionGraph(supersession_edges(records)))
 
 
 # --- loading and the supersession relation -------------------------------------------------------
@@ -114,6 +163,9 @@ def supersession_edges(
     records: Sequence[DocumentRecord], rules: Sequence[Rule] | None = None
 ) -> list[Edge]:
     """Rule edges (the adapters' Python mirror of the Cypher rules) plus explicit edges.
+
+    Not gold (gold comes from :mod:`car_graph.benchmarks.links`): this is the relation the graph
+    will hold, used to keep the selected corpus upward-closed and to count how gold differs.
 
     Effective date: the explicit edge's own, else the newer document's published date (the rule
     edges' date). ``partial``: the explicit flag; for rules ``partial_from`` (a boolean attribute
@@ -275,12 +327,20 @@ _NEIGHBOURS = {
 }
 
 
-def typo(word: str, rng: random.Random) -> tuple[str, str]:
-    """One interior edit of ``word`` (len >= 5): ('swap'|'delete'|'replace', new word)."""
+TYPO_OPS = ("swap", "delete", "replace")
+# the typo generator's families: dev questions get swaps, test questions deletions and
+# replacements, so no kind of edit seen while tuning is scored on test
+TYPO_FAMILIES: Mapping[str, tuple[str, ...]] = {"dev": ("swap",), "test": ("delete", "replace")}
+
+
+def typo(word: str, rng: random.Random, ops: Sequence[str] = TYPO_OPS) -> tuple[str, str]:
+    """One interior edit of ``word`` (len >= 5): ('swap'|'delete'|'replace', new word), using
+    only the edits in ``ops``; ValueError when none of them applies."""
     if len(word) < 5:
         raise ValueError(f"typo needs a word of 5+ characters, got {word!r}")
     interior = range(1, len(word) - 1)
-    ops = ["swap", "delete", "replace"]
+    allowed = tuple(ops)
+    ops = list(allowed)
     rng.shuffle(ops)
     for op in ops:
         if op == "swap":
@@ -298,6 +358,8 @@ def typo(word: str, rng: random.Random) -> tuple[str, str]:
                 c = rng.choice(_NEIGHBOURS[word[i].lower()])
                 c = c.upper() if word[i].isupper() else c
                 return op, word[:i] + c + word[i + 1:]
+    if "delete" not in allowed:
+        raise ValueError(f"none of {allowed} applies to {word!r}")
     i = 1
     return "delete", word[:i] + word[i + 1:]
 
@@ -318,7 +380,7 @@ def one_edit(a: str, b: str) -> bool:
 
 
 def _typo_variant(
-    question: str, entity: str, rng: random.Random
+    question: str, entity: str, rng: random.Random, ops: Sequence[str] = TYPO_OPS
 ) -> tuple[str, dict[str, Any]] | None:
     """The question with one word of ``entity`` (else of the question) misspelt."""
     def words_of(text: str) -> list[str]:
@@ -332,7 +394,10 @@ def _typo_variant(
         if not match:
             continue
         pos = lo + match.start()
-        op, new = typo(word, rng)
+        try:
+            op, new = typo(word, rng, ops)
+        except ValueError:
+            continue
         out = question[:pos] + new + question[pos + len(word):]
         return out, {"op": op, "word": word, "typo": new, "position": pos,
                      "in_entity": word in entity}
@@ -369,17 +434,19 @@ _SECURITY_TEMPLATES = (
     "{P}: {f}. Is this still unpatched?",
     "Is {p} safe now from this issue: {f}?",
 )
+# template families by split (indices into the tuple above): dev anchors get dev wordings only
+_SECURITY_FAMILIES: Mapping[str, tuple[int, ...]] = {"dev": (1, 4), "test": (0, 2, 3, 5)}
 
 
 def _security_question(
-    advisory: DocumentRecord, golds: Sequence[DocumentRecord], rng: random.Random
+    advisory: DocumentRecord, golds: Sequence[DocumentRecord], rng: random.Random, split: str
 ) -> tuple[str, str, dict[str, Any]]:
     product = _product(advisory, golds)
     packages = advisory.attributes.get("packages") or ()
     words = [product, *(p.split(":", 1)[1] for p in packages), "python-" + product.lower(),
              "PIL (aka Python Imaging Library)", "PIL", "Python Imaging Library"]
     flaw = flaw_phrase(advisory, words)
-    template = rng.randrange(len(_SECURITY_TEMPLATES))
+    template = rng.choice(_SECURITY_FAMILIES[split])
     q = _SECURITY_TEMPLATES[template].format(p=product, P=product[:1].upper() + product[1:], f=flaw)
     q = re.sub(r"\b(this|the latest|Which|Is) the (Go toolchain)", r"\1 \2", q)
     return q, product.removeprefix("the "), {"template": template, "flaw": flaw, "product": product}
@@ -393,11 +460,14 @@ _LAW_TEMPLATES = (
     "Would a court today still follow {n}?",
     "Is {n} still controlling authority?",
 )
+_LAW_FAMILIES: Mapping[str, tuple[int, ...]] = {"dev": (1, 4), "test": (0, 2, 3, 5)}
 
 
-def _law_question(anchor: DocumentRecord, rng: random.Random) -> tuple[str, str, dict[str, Any]]:
+def _law_question(
+    anchor: DocumentRecord, rng: random.Random, split: str
+) -> tuple[str, str, dict[str, Any]]:
     name = anchor.title
-    template = rng.randrange(len(_LAW_TEMPLATES))
+    template = rng.choice(_LAW_FAMILIES[split])
     year = anchor.attributes.get("year") or (anchor.published.year if anchor.published else "")
     return _LAW_TEMPLATES[template].format(n=name, y=year), name, {"template": template}
 
@@ -425,9 +495,15 @@ _DRUG_INDICATION = (
     "Is {t}, approved in {y} for {i}, still approved?",
     "Can {g} still be prescribed for {i}?",
 )
+_DRUG_FAMILIES: Mapping[str, Mapping[str, tuple[int, ...]]] = {
+    "dev": {"named": (1,), "class": (0,), "indication": (1,)},
+    "test": {"named": (0, 2, 3), "class": (1,), "indication": (0,)},
+}
 
 
-def _drug_question(anchor: DocumentRecord, rng: random.Random) -> tuple[str, str, dict[str, Any]]:
+def _drug_question(
+    anchor: DocumentRecord, rng: random.Random, split: str
+) -> tuple[str, str, dict[str, Any]]:
     a = anchor.attributes
     generic = a.get("generic_name") or anchor.title
     trademark = a.get("trademark") or generic
@@ -438,7 +514,7 @@ def _drug_question(anchor: DocumentRecord, rng: random.Random) -> tuple[str, str
     if facts.get("indication"):
         pools.append(("indication", _DRUG_INDICATION))
     kind, templates = rng.choice(pools)
-    template = rng.randrange(len(templates))
+    template = rng.choice(_DRUG_FAMILIES[split][kind])
     q = templates[template].format(
         t=trademark, g=generic, y=a.get("year", ""),
         c=facts.get("class", "").lower(), i=facts.get("indication", "").lower(),
@@ -581,11 +657,23 @@ def _select_corpus(
 # --- checks and statistics -----------------------------------------------------------------------
 
 
-def check(documents: Sequence[DocumentRecord], queries: Sequence[Mapping[str, Any]]) -> None:
-    """Raise AssertionError unless every anchor, gold and closure document is in the corpus and
-    gold equals ``controlling({anchors})`` on the corpus's own supersession edges."""
+def check(
+    documents: Sequence[DocumentRecord],
+    queries: Sequence[Mapping[str, Any]],
+    links: Iterable[SourceLink],
+    closed_under: Iterable[SupersessionGraph] = (),
+) -> None:
+    """Raise AssertionError unless every anchor, gold and closure document is in the corpus,
+    gold equals ``controlling({anchors})`` on the corpus's own gold relation (the source
+    ``links`` between its documents plus its explicit edges), and the corpus is upward-closed
+    under each relation of ``closed_under`` (built on the full domain: the source links' and
+    the rules', so the graph ingest builds on the corpus agrees with the full one)."""
     ids = {d.id for d in documents}
-    graph = SupersessionGraph(supersession_edges(list(documents)))
+    graph = SupersessionGraph(gold_edges(links, documents))
+    for relation in closed_under:
+        for d in ids:
+            outside = {e.newer for e in relation.superseders(d)} - ids
+            assert not outside, f"{d} is superseded by {sorted(outside)}, not in corpus"
     for q in queries:
         anchors = set(q["anchors"])
         closure = graph.closure(anchors)
@@ -621,17 +709,30 @@ def _overlap_stats(queries: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
 
 def _question_for(
-    domain: str, anchor: DocumentRecord, golds: Sequence[DocumentRecord], rng: random.Random
+    domain: str, anchor: DocumentRecord, golds: Sequence[DocumentRecord], rng: random.Random,
+    split: str,
 ) -> tuple[str, str, dict[str, Any]]:
     if domain == "security":
-        return _security_question(anchor, golds, rng)
+        return _security_question(anchor, golds, rng, split)
     if domain == "law":
-        return _law_question(anchor, rng)
-    return _drug_question(anchor, rng)
+        return _law_question(anchor, rng, split)
+    return _drug_question(anchor, rng, split)
+
+
+_PARTIAL_ID_TEMPLATES = (
+    "Is {p} still affected by {r}?",
+    "Has {p} shipped a fix for {r}?",
+    "Which {p} release fixes {r}?",
+)
+# partial-id families by split: (reference forms, template indices)
+_PARTIAL_ID_FAMILIES: Mapping[str, tuple[tuple[str, ...], tuple[int, ...]]] = {
+    "dev": (("ending",), (0,)),
+    "test": (("elided",), (1, 2)),
+}
 
 
 def _partial_id_variant(
-    q: Mapping[str, Any], advisory: DocumentRecord, rng: random.Random
+    q: Mapping[str, Any], advisory: DocumentRecord, rng: random.Random, split: str
 ) -> tuple[str, dict[str, Any]] | None:
     cves = sorted(c for c in advisory.attributes.get("cve_ids", ()) if c.upper().startswith("CVE-"))
     if not cves:
@@ -639,15 +740,12 @@ def _partial_id_variant(
     cve = cves[0].upper()
     _, year, number = cve.split("-")
     product = q["info"]["product"]
-    if rng.random() < 0.5:
+    forms, templates = _PARTIAL_ID_FAMILIES[split]
+    if rng.choice(forms) == "ending":
         ref = f"the CVE ending in {number[-5:] if len(number) > 4 else number}"
     else:
         ref = f"CVE-{year}-…{number[-3:]}"
-    template = rng.choice((
-        "Is {p} still affected by {r}?",
-        "Has {p} shipped a fix for {r}?",
-        "Which {p} release fixes {r}?",
-    ))
+    template = _PARTIAL_ID_TEMPLATES[rng.choice(templates)]
     question = re.sub(r"\b(Which|Has|Is) the (Go toolchain)", r"\1 \2",
                       template.format(p=product, r=ref))
     return question, {"cve": cve, "reference": ref}
@@ -667,7 +765,9 @@ def _build(
     problems: list[InputProblem] = []
     records = list(records) if records is not None else load_domain(domain, raw_dir, problems)
     by_id = {r.id: r for r in records}
-    graph = SupersessionGraph(supersession_edges(records))
+    rel = relations(domain, raw_dir, records)
+    graph = rel.gold
+    union = rel.union
     anchors = _anchors(domain, records, graph, seed)
     include = [a for a in include if a in by_id]
     if max_queries is not None and len(anchors) > max_queries:
@@ -684,9 +784,11 @@ def _build(
         anchor = by_id[anchor_id]
         closure = graph.closure({anchor_id})
         gold = sorted(graph.controlling({anchor_id}))
+        rule_gold = sorted(rel.rules.controlling({anchor_id}))
         golds = [by_id[g] for g in gold]
         rng = _rng(seed, domain, anchor_id)
-        question, entity, extra = _question_for(domain, anchor, golds, rng)
+        split = split_of(anchor_id)
+        question, entity, extra = _question_for(domain, anchor, golds, rng, split)
         others = [g for g in golds if g.id != anchor_id]
         q_gold = mean(lexical_overlap(question, g.text) for g in others) if others else 0.0
         queries.append({
@@ -694,6 +796,7 @@ def _build(
             "question": question,
             "gold": gold,
             "anchors": [anchor_id],
+            "split": split,
             "info": {
                 "domain": domain,
                 "entity": entity,
@@ -704,6 +807,7 @@ def _build(
                 "hops": _hops(graph, anchor_id, gold),
                 "partial": any(e.partial for d in closure for e in graph.superseders(d)),
                 "gold_includes_anchor": anchor_id in gold,
+                "rule_gold": rule_gold if rule_gold != gold else None,
                 "overlap_anchor": round(lexical_overlap(question, anchor.text), 4),
                 "overlap_gold": round(q_gold, 4),
                 **extra,
@@ -712,7 +816,7 @@ def _build(
         core |= closure
         focus |= {anchor_id, *gold}
 
-    selected, composition = _select_corpus(records, graph, core, focus, n_distractors, seed)
+    selected, composition = _select_corpus(records, union, core, focus, n_distractors, seed)
     documents = sorted((by_id[d] for d in selected), key=lambda r: _stable(seed, "order", r.id))
     sub_ids = {d.id for d in documents}
     index = _scope_index(documents)
@@ -720,7 +824,7 @@ def _build(
         anchor = by_id[q["anchors"][0]]
         in_scope = set().union(*(set(index.get(k, ())) for k in _keys(anchor)))
         q["info"]["kappa"] = round(kappa(len(in_scope & sub_ids), q["info"]["closure_size"]), 4)
-    check(documents, queries)
+    check(documents, queries, rel.links.links, (rel.gold, rel.rules))
 
     # robustness
     rng = random.Random(_stable(seed, domain, "robustness"))
@@ -729,22 +833,23 @@ def _build(
     for i in picked:
         q = queries[i]
         qrng = _rng(seed, domain, "typo", q["id"])
-        made = _typo_variant(q["question"], q["info"]["entity"], qrng)
+        made = _typo_variant(q["question"], q["info"]["entity"], qrng, TYPO_FAMILIES[q["split"]])
         if made:
             text, edit = made
             robustness.append({
                 "id": f"{q['id']}-typo", "question": text, "gold": q["gold"],
-                "anchors": q["anchors"],
+                "anchors": q["anchors"], "split": q["split"],
                 "info": {"variant": "typo", "base": q["id"], "base_question": q["question"],
                          **edit},
             })
         if domain == "security":
-            made = _partial_id_variant(q, by_id[q["anchors"][0]], _rng(seed, "pid", q["id"]))
+            made = _partial_id_variant(q, by_id[q["anchors"][0]], _rng(seed, "pid", q["id"]),
+                                       q["split"])
             if made:
                 text, extra = made
                 robustness.append({
                     "id": f"{q['id']}-partial-id", "question": text, "gold": q["gold"],
-                    "anchors": q["anchors"],
+                    "anchors": q["anchors"], "split": q["split"],
                     "info": {"variant": "partial_id", "base": q["id"],
                              "base_question": q["question"], **extra},
                 })
@@ -756,15 +861,30 @@ def _build(
         "max_queries": max_queries,
         "source_documents": len(records),
         "source_edges": len(graph.edges),
+        "rule_edges": len(rel.rules.edges),
+        "source_links": dict(sorted(Counter(x.source for x in rel.links.links).items())),
+        "source_links_left_out": dict(rel.links.unlinked),
         "load_problems": len(problems),
         "queries": len(queries),
+        "queries_by_split": dict(sorted(Counter(q["split"] for q in queries).items())),
+        "gold_differs_from_rule_gold": sum(q["info"]["rule_gold"] is not None for q in queries),
         "robustness": dict(Counter(r["info"]["variant"] for r in robustness)),
+        "robustness_by_split": {
+            split: dict(sorted(Counter(r["info"]["variant"] for r in robustness
+                                       if r["split"] == split).items()))
+            for split in SPLITS
+        },
         "corpus_documents": len(documents),
         "corpus_by_kind": dict(sorted(Counter(d.kind or "" for d in documents).items())),
         "corpus_composition": composition,
-        "corpus_edges": len(SupersessionGraph(supersession_edges(documents)).edges),
-        "gold_rule": "front(cl({anchor})) on the full corpus relation; the corpus is closed "
-                     "under superseders, and check() re-derives the same gold on its own edges",
+        "corpus_edges": len(gold_edges(rel.links.links, documents)),
+        "corpus_rule_edges": len(supersession_edges(documents)),
+        "gold_rule": "front(cl({anchor})) over the sources' own links (benchmarks/links.py) plus "
+                     "explicit edges, never the rules; the corpus is closed under superseders "
+                     "in both the link and the rule relation, and check() re-derives the same "
+                     "gold on its own edges",
+        "split_rule": f"sha1 of the anchor id, {DEV_SHARE:.0%} dev; dev anchors get the dev "
+                      "template, typo and partial-id families, test anchors the test ones",
         "hops": dict(sorted(Counter(q["info"]["hops"] for q in queries).items())),
         "closure_size": dict(sorted(Counter(q["info"]["closure_size"] for q in queries).items())),
         "gold_size": dict(sorted(Counter(len(q["gold"]) for q in queries).items())),
@@ -782,7 +902,7 @@ def _build(
             bool(_IDS.search(q["question"]) or re.search(_VERSION, q["question"]))
             for q in queries
         )
-    return DomainBenchmark(documents, queries, robustness, stats)
+    return DomainBenchmark(documents, queries, robustness, stats, rel.links)
 
 
 def build_benchmark(
@@ -812,8 +932,10 @@ def _write_rows(rows: Iterable[Mapping[str, Any]], path: Path) -> None:
 def write_benchmark(benchmark: DomainBenchmark, out_dir: Path) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     write_jsonl(benchmark.documents, out_dir / "documents.jsonl")
-    _write_rows(benchmark.queries, out_dir / "queries.jsonl")
-    _write_rows(benchmark.robustness, out_dir / "robustness.jsonl")
+    for split in SPLITS:
+        _write_rows(benchmark.split(benchmark.queries, split), out_dir / f"queries.{split}.jsonl")
+        _write_rows(benchmark.split(benchmark.robustness, split),
+                    out_dir / f"robustness.{split}.jsonl")
     (out_dir / "stats.json").write_text(
         json.dumps(benchmark.stats, indent=2, sort_keys=True, ensure_ascii=False) + "\n",
         encoding="utf-8",
@@ -858,7 +980,8 @@ Generated by `car_graph.benchmarks.questions.write_sample(raw_dir, out_dir)` fro
 (the anchor, every document of its closure and every superseder of every included document),
 plus documents sharing a package / case / drug key and seeded random documents of the same kinds.
 `questions.jsonl` holds hand-worded demo questions whose `gold` is computed by
-`SupersessionGraph.controlling({anchor})` over the domain's rules and explicit edges. The records
+`SupersessionGraph.controlling({anchor})` over the sources' own links (OSV fixed versions and
+aliases, the CONAN pairs, the withdrawal list, openFDA application numbers) and explicit edges. The records
 are the adapters' output (`ingest/security.py`, `law.py`, `drug.py`), not the raw files; long
 texts are trimmed by the adapters.
 
@@ -922,7 +1045,7 @@ def write_sample(raw_dir: Path, out_dir: Path, seed: int = 13) -> dict[str, int]
     demo_rows: list[dict[str, Any]] = []
     for domain in DOMAINS:
         records = load_domain(domain, raw_dir, [])
-        graph = SupersessionGraph(supersession_edges(records))
+        graph = relations(domain, raw_dir, records).gold
         demos: list[tuple[str, str]] = []
         for dom, anchor, question in DEMO_QUESTIONS:
             if dom != domain:
@@ -974,8 +1097,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                                 max_queries=args.max_queries)
         write_benchmark(bench, args.out_dir / domain)
         s = bench.stats
-        print(f"{domain}: {s['queries']} queries, {sum(s['robustness'].values())} robustness, "
-              f"{s['corpus_documents']} documents -> {args.out_dir / domain}")
+        print(f"{domain}: {s['queries']} queries {s['queries_by_split']}, "
+              f"{sum(s['robustness'].values())} robustness {s['robustness_by_split']}, "
+              f"{s['corpus_documents']} documents, gold differs from rule gold for "
+              f"{s['gold_differs_from_rule_gold']} -> {args.out_dir / domain}")
     if args.sample:
         print(f"sample: {write_sample(args.raw, args.sample, args.seed)} -> {args.sample}")
     return 0

@@ -1,4 +1,4 @@
-"""Real-corpus benchmark builder (ingest/questions.py) on the real raw data, small settings."""
+"""Real-corpus benchmark builder (benchmarks/questions.py) on the real raw data, small settings."""
 
 from __future__ import annotations
 
@@ -8,13 +8,18 @@ from pathlib import Path
 
 import pytest
 
+from car_graph.benchmarks import links as lmod
 from car_graph.benchmarks import questions as qmod
 from car_graph.ingest.records import read_jsonl
 from car_graph.ingest.rules import bundled_rules
 from car_graph.ingest.security import explicit_edges, rule_edges
 from car_graph.metrics import SupersessionGraph
 
-RAW = Path(__file__).parents[2].parent / "shared/data/raw"
+# the raw corpora sit beside the checkout (/work/main -> /work/shared) or, from a worktree
+# one level deeper (/work/wt/<name>), two levels up
+RAW = next((p for p in (Path(__file__).parents[2].parent / "shared/data/raw",
+                        Path(__file__).parents[2].parent.parent / "shared/data/raw")
+            if p.is_dir()), Path(__file__).parents[2].parent / "shared/data/raw")
 SAMPLE = Path(__file__).parents[2] / "car_graph/resources/sample"
 SMALL = {"n_distractors": 50, "max_queries": 20}
 
@@ -25,9 +30,24 @@ def built(request):
     return domain, qmod.build_benchmark(domain, RAW, **SMALL)
 
 
+def _gold_graph(domain, records):
+    """The gold relation rebuilt here from the source links and the records' explicit edges,
+    not through questions.relations / links.gold_edges."""
+    ids = {r.id for r in records}
+    edges = {}
+    for x in lmod.source_links(domain, RAW, qmod.load_domain(domain, RAW, [])).links:
+        if x.newer in ids and x.older in ids:
+            edges[(x.newer, x.older)] = edges.get((x.newer, x.older), True) and x.partial
+    for newer, older, _ in explicit_edges(records):
+        ref = next(s for s in next(r for r in records if r.id == newer).supersedes
+                   if s.id == older)
+        edges[(newer, older)] = edges.get((newer, older), True) and ref.partial
+    return SupersessionGraph((n, o, None, p) for (n, o), p in edges.items())
+
+
 def _independent_graph(domain, records):
-    """The relation rebuilt from the adapters' own helpers (rule + explicit edges, partial flags
-    read off the rules), not through questions.supersession_edges."""
+    """The rule relation rebuilt from the adapters' own helpers (rule + explicit edges, partial
+    flags read off the rules), not through questions.supersession_edges."""
     rules = {r.name: r for r in bundled_rules(domain)}
     by_id = {r.id: r for r in records}
     edges = {}
@@ -51,29 +71,49 @@ def test_deterministic(built):
     assert again.stats == bench.stats
 
 
-def test_gold_is_controlling_computed_independently(built):
+def test_gold_is_controlling_over_source_links_not_rules(built):
     domain, bench = built
     records = qmod.load_domain(domain, RAW, [])
-    graph = _independent_graph(domain, records)
-    sub = _independent_graph(domain, bench.documents)
+    graph = _gold_graph(domain, records)
+    sub = _gold_graph(domain, bench.documents)
+    rules = _independent_graph(domain, records)
     assert len(bench.queries) == 20
     for q in bench.queries:
-        assert set(q) >= {"id", "question", "gold", "anchors"}
+        assert set(q) >= {"id", "question", "gold", "anchors", "split"}
         assert q["gold"] and q["anchors"]
         assert sorted(graph.controlling(set(q["anchors"]))) == q["gold"]
         assert sorted(sub.controlling(set(q["anchors"]))) == q["gold"]
+        rule_gold = sorted(rules.controlling(set(q["anchors"])))
+        assert q["info"]["rule_gold"] == (None if rule_gold == q["gold"] else rule_gold)
+
+
+def test_gold_follows_the_links_where_a_rule_disagrees():
+    """PYSEC-2021-142 (PyYAML, CVE-2020-14343): the Debian 5.4.1-1 changelog only mentions the
+    CVE's patch being dropped (its cve_ids field is empty), so the source links leave it out
+    while the CVE rule, which also reads CVEs in the text, links it."""
+    bench = qmod._build("security", RAW, n_distractors=10, seed=13, max_queries=1,
+                        include=["PYSEC-2021-142"], robustness_queries=0)
+    q = next(q for q in bench.queries if q["anchors"] == ["PYSEC-2021-142"])
+    assert q["gold"] == ["debian-changelog:pyyaml:5.3.1-4"]
+    assert "debian-changelog:pyyaml:5.4.1-1" in q["info"]["rule_gold"]
+    # the rule's extra superseder is still in the corpus, so the ingested graph is consistent
+    assert "debian-changelog:pyyaml:5.4.1-1" in {d.id for d in bench.documents}
 
 
 def test_every_chain_document_is_in_the_corpus(built):
     domain, bench = built
     ids = {d.id for d in bench.documents}
-    graph = _independent_graph(domain, qmod.load_domain(domain, RAW, []))
+    records = qmod.load_domain(domain, RAW, [])
+    graph = _gold_graph(domain, records)
+    rules = _independent_graph(domain, records)
     for q in bench.queries:
         assert set(q["anchors"]) | set(q["gold"]) <= ids
         assert graph.closure(set(q["anchors"])) <= ids
-    # closed under superseders: nothing in the corpus is superseded by a document outside it
+    # closed under superseders in both relations: nothing in the corpus is superseded by a
+    # document outside it, by a source link or by a rule
     for d in ids:
         assert {e.newer for e in graph.superseders(d)} <= ids
+        assert {e.newer for e in rules.superseders(d)} <= ids
     assert len(ids) == len(bench.documents)
     assert len(ids) > len({a for q in bench.queries for a in q["anchors"]})  # distractors
 
@@ -104,10 +144,12 @@ def test_robustness_variants(built):
         q = base[r["info"]["base"]]
         assert r["gold"] == q["gold"] and r["anchors"] == q["anchors"]
         assert r["question"] != q["question"]
+        assert r["split"] == q["split"]
     for r in typos:
         q = base[r["info"]["base"]]
         assert qmod.one_edit(q["question"], r["question"])
         assert len(r["info"]["word"]) >= 5
+        assert r["info"]["op"] in qmod.TYPO_FAMILIES[r["split"]]
 
 
 def test_typo_and_one_edit():
@@ -132,10 +174,17 @@ def test_flaw_phrase_strips_versions_and_ids():
 
 def test_cli_writes_files(tmp_path):
     args = [str(tmp_path), "--domain", "law", "--raw", str(RAW), "--distractors", "10",
-            "--max-queries", "5"]
+            "--max-queries", "12"]
     assert qmod.main(args) == 0
-    first = {n: (tmp_path / "law" / n).read_bytes()
-             for n in ("documents.jsonl", "queries.jsonl", "robustness.jsonl", "stats.json")}
+    names = ("documents.jsonl", "queries.dev.jsonl", "queries.test.jsonl",
+             "robustness.dev.jsonl", "robustness.test.jsonl", "stats.json")
+    first = {n: (tmp_path / "law" / n).read_bytes() for n in names}
+    assert not (tmp_path / "law" / "queries.jsonl").exists()
+    for split in qmod.SPLITS:
+        rows = [json.loads(line) for line in
+                first[f"queries.{split}.jsonl"].decode().splitlines()]
+        assert rows and all(r["split"] == split for r in rows)
+        assert all(qmod.split_of(r["anchors"][0]) == split for r in rows)
     assert qmod.main(args) == 0
     assert first == {n: (tmp_path / "law" / n).read_bytes() for n in first}
     assert len(list(read_jsonl(tmp_path / "law" / "documents.jsonl"))) > 5
@@ -172,3 +221,67 @@ def test_sample_regenerates_identically(tmp_path):
     qmod.write_sample(RAW, tmp_path)
     for name in ("security.jsonl", "law.jsonl", "drug.jsonl", "questions.jsonl", "SOURCE.md"):
         assert (tmp_path / name).read_bytes() == (SAMPLE / name).read_bytes(), name
+
+
+# --- dev/test split ------------------------------------------------------------------------------
+
+
+def test_split_depends_only_on_the_anchor_id_and_is_about_forty_percent_dev():
+    ids = [f"PYSEC-2021-{n}" for n in range(3000)]
+    first = [qmod.split_of(i) for i in ids]
+    assert first == [qmod.split_of(i) for i in reversed(ids)][::-1]
+    assert set(first) == {"dev", "test"}
+    assert 0.37 <= first.count("dev") / len(first) <= 0.43
+
+
+def test_an_anchor_keeps_its_split_when_the_question_set_grows():
+    small = qmod.build_benchmark("law", RAW, n_distractors=20, max_queries=15)
+    large = qmod.build_benchmark("law", RAW, n_distractors=20, max_queries=40)
+    splits = {q["anchors"][0]: q["split"] for q in large.queries}
+    assert all(splits[q["anchors"][0]] == q["split"] for q in small.queries
+               if q["anchors"][0] in splits)
+
+
+def test_template_typo_and_partial_id_families_are_disjoint_and_cover_everything():
+    for families, size in ((qmod._SECURITY_FAMILIES, len(qmod._SECURITY_TEMPLATES)),
+                           (qmod._LAW_FAMILIES, len(qmod._LAW_TEMPLATES))):
+        assert not set(families["dev"]) & set(families["test"])
+        assert set(families["dev"]) | set(families["test"]) == set(range(size))
+    for kind, templates in (("named", qmod._DRUG_NAMED), ("class", qmod._DRUG_CLASS),
+                            ("indication", qmod._DRUG_INDICATION)):
+        dev, test = qmod._DRUG_FAMILIES["dev"][kind], qmod._DRUG_FAMILIES["test"][kind]
+        assert not set(dev) & set(test) and set(dev) | set(test) == set(range(len(templates)))
+    assert not set(qmod.TYPO_FAMILIES["dev"]) & set(qmod.TYPO_FAMILIES["test"])
+    dev_forms, dev_templates = qmod._PARTIAL_ID_FAMILIES["dev"]
+    test_forms, test_templates = qmod._PARTIAL_ID_FAMILIES["test"]
+    assert not set(dev_forms) & set(test_forms) and not set(dev_templates) & set(test_templates)
+
+
+def test_questions_use_the_families_of_their_anchors_split(built):
+    domain, bench = built
+    dev = {q["anchors"][0] for q in bench.queries if q["split"] == "dev"}
+    test = {q["anchors"][0] for q in bench.queries if q["split"] == "test"}
+    assert dev and test and not dev & test
+    for q in bench.queries:
+        assert q["split"] == qmod.split_of(q["anchors"][0])
+        template = q["info"]["template"]
+        if domain == "drug":
+            kind, number = template.split(":")
+            assert int(number) in qmod._DRUG_FAMILIES[q["split"]][kind]
+        else:
+            families = qmod._SECURITY_FAMILIES if domain == "security" else qmod._LAW_FAMILIES
+            assert template in families[q["split"]]
+    for r in bench.robustness:
+        if r["info"]["variant"] == "partial_id":
+            elided = "…" in r["info"]["reference"]
+            assert elided == (r["split"] == "test")
+
+
+def test_typo_keeps_to_the_allowed_edits():
+    import random
+
+    for seed in range(100):
+        op, new = qmod.typo("Lochner", random.Random(seed), ("swap",))
+        assert op == "swap" and sorted(new) == sorted("Lochner") and new != "Lochner"
+    with pytest.raises(ValueError):
+        qmod.typo("Baaaab", random.Random(0), ("swap",))  # interior letters all equal

@@ -14,6 +14,7 @@ from car_graph.cli import main
 from car_graph.evaluation import EvalQuery
 from car_graph.ingest.records import DocumentRecord
 from car_graph.metrics import SupersessionGraph, SystemScores
+from car_graph.benchmarks.links import RulePrecisionRecall
 from car_graph.benchmarks.reproduce import (
     ANCHOR_NOT_FUSED,
     ANCHOR_OUTRANKED,
@@ -177,6 +178,27 @@ def test_markdown_reports_numbers_and_computed_target_misses(tmp_path: Path) -> 
     assert "**law**: car TCA@5 = 0.900 (9/10), target ≥ 0.97: **missed by 0.070**" in text
     assert f"{ANCHOR_NOT_FUSED}: 1." in text
     assert "**synthetic**: car TCA@5 = 1.000 (10/10), target ≥ 0.98: met." in text
+    assert "report their **test split** only" in text
+    assert "10 queries (test split), k = 5:" in text
+
+
+def test_markdown_has_the_rule_precision_recall_section(tmp_path: Path) -> None:
+    rows = (RulePrecisionRecall("drug", "recall_rule", 4, 5, 3, (("r9", "a9"),),
+                                (("r1", "a1"), ("r2", "a2")), 1),)
+    base = _result("drug", 1.0)
+    result = BenchmarkResult(base.name, base.documents, base.edges_by_rule, 1.0, 1.0, base.main,
+                             None, base.phi, rules_vs_links=rows)
+    report = ReproduceReport(
+        command="car-graph reproduce", machine=MachineInfo("L", 2, "1 GiB", "3", "Neo4j", "m"),
+        date="d", k=5, k_max=20, seed=13, n_distractors=2000, benchmarks=(result,),
+        targets=(), out=tmp_path / "r.md", plot=None, seconds=1.0,
+    )
+    text = render_markdown(report)
+    section = text.split("## Rule precision and recall against the sources' own links")[1]
+    section = section.split("## Error analysis")[0]
+    assert "| drug | recall_rule | 4 | 5 | 3 | 0.750 | 0.600 | 1 |" in section
+    assert "1 false positives of 4, e.g. `r9` ⇝ `a9`" in section
+    assert "2 false negatives of 5" in section
 
 
 def test_cli_command_spells_out_only_non_defaults() -> None:
