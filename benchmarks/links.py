@@ -585,7 +585,7 @@ def rule_precision_recall(
     """Per rule (and for all rules together, ``"all rules"``): precision and recall of its edges
     against the source links.
 
-    ``rule_edges`` are each rule's own edges (:func:`rule_edges_one_at_a_time`). A rule's recall
+    ``rule_edges`` are each rule's own edges (:func:`rule_edges_by_rule`). A rule's recall
     is the share of the links of its (newer kind, older kind) that it alone produces (so the
     withdrawal rules are not charged with missing recalls, but each withdrawal rule is with the
     links only its sibling rules make); "all rules" is over every link, from the union.
@@ -653,29 +653,13 @@ def graph_rule_edges(store: GraphStore, domain: str | None = None) -> list[RuleE
             for r in store.read("rule_edges", domain=domain)]
 
 
-def rule_edges_one_at_a_time(
+def rule_edges_by_rule(
     store: GraphStore, rules: Sequence[Rule], domain: str | None = None
 ) -> list[RuleEdge]:
-    """Each rule's own edges in the ingested graph, plus the explicit edges.
-
-    The graph holds one SUPERSEDES edge per pair, named after the first rule that made it, so
-    a later rule's edges hide behind an earlier one's. Here every rule is applied alone
-    (queries/apply_rule.cypher, as ingest does) after deleting the rule edges; afterwards the
-    rule edges are deleted once more and rebuilt as ingest builds them, so the graph is left as
-    it was.
-    """
-    from car_graph.ingest.pipeline import IngestSummary, resolve_supersession
-
-    found = [e for e in graph_rule_edges(store, domain) if e.rule == EXPLICIT]
-    try:
-        for rule in rules:
-            store.write("delete_rule_edges")
-            store.write("apply_rule", **rule.parameters())
-            found += [e for e in graph_rule_edges(store, domain) if e.rule == rule.name]
-    finally:
-        store.write("delete_rule_edges")
-        resolve_supersession(store, rules, IngestSummary())
-    return found
+    """Each rule's own edges in the ingested graph, plus the explicit edges. The graph holds one
+    SUPERSEDES edge per (newer, older, rule), so every rule's reach is read off directly."""
+    names = {EXPLICIT, *(r.name for r in rules)}
+    return [e for e in graph_rule_edges(store, domain) if e.rule in names]
 
 
 def measure_rules(
@@ -691,7 +675,7 @@ def measure_rules(
     if ingest:
         client.ingest(records, rules)
     links = source_links(domain, raw_dir, records)
-    return rule_precision_recall(domain, rule_edges_one_at_a_time(client.store, rules, domain),
+    return rule_precision_recall(domain, rule_edges_by_rule(client.store, rules, domain),
                                  links.links, {r.id for r in records}, [r.name for r in rules])
 
 

@@ -72,7 +72,8 @@ from car_graph.ingest.keys import normalize_key
 from car_graph.ingest.law import load_law
 from car_graph.ingest.records import DocumentRecord, write_jsonl
 from car_graph.ingest.rules import Rule, bundled_rules
-from car_graph.ingest.security import load_security, rule_edges
+from car_graph.ingest.security import load_security
+from car_graph.semantics import explicit_edges, rule_edges
 from car_graph.benchmarks.links import LinkSet, SourceLink, gold_edges, source_links
 from car_graph.benchmarks.synthetic import lexical_overlap
 from car_graph.metrics import Edge, SupersessionGraph, kappa
@@ -162,39 +163,13 @@ def load_domain(domain: str, raw_dir: Path, problems: list[InputProblem]) -> lis
 def supersession_edges(
     records: Sequence[DocumentRecord], rules: Sequence[Rule] | None = None
 ) -> list[Edge]:
-    """Rule edges (the adapters' Python mirror of the Cypher rules) plus explicit edges.
-
-    Not gold (gold comes from :mod:`car_graph.benchmarks.links`): this is the relation the graph
-    will hold, used to keep the selected corpus upward-closed and to count how gold differs.
-
-    Effective date: the explicit edge's own, else the newer document's published date (the rule
-    edges' date). ``partial``: the explicit flag; for rules ``partial_from`` (a boolean attribute
-    of the newer document) overrides the rule's ``partial``. When two rules link the same pair
-    the edge is full if either says so.
-    """
-    by_id = {r.id: r for r in records}
+    """The relation the graph will hold: the reference semantics' rule edges (one per rule) plus
+    the explicit edges (car_graph.semantics). Not gold (gold comes from
+    :mod:`car_graph.benchmarks.links`): used to keep the selected corpus upward-closed and to
+    count how gold differs."""
     domain = records[0].domain if records else None
     rules = list(bundled_rules(domain)) if rules is None and domain else list(rules or [])
-    by_name = {rule.name: rule for rule in rules}
-    found: dict[tuple[str, str], Edge] = {}
-
-    def add(edge: Edge) -> None:
-        key = (edge.newer, edge.older)
-        old = found.get(key)
-        if old is None or (old.partial and not edge.partial):
-            found[key] = edge
-
-    for newer, older, name in rule_edges(rules, records):
-        rule, doc = by_name[name], by_id[newer]
-        partial = rule.partial
-        flag = doc.attributes.get(rule.partial_from) if rule.partial_from else None
-        if isinstance(flag, bool):
-            partial = flag
-        add(Edge(newer, older, doc.published, partial))
-    for r in records:
-        for ref in r.supersedes:
-            add(Edge(r.id, ref.id, ref.effective or r.published, ref.partial))
-    return [found[k] for k in sorted(found)]
+    return [*rule_edges(rules, records), *explicit_edges(records)]
 
 
 # --- text helpers --------------------------------------------------------------------------------

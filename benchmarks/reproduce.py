@@ -49,7 +49,7 @@ from car_graph.evaluation import (
 from car_graph.benchmarks.links import (
     RulePrecisionRecall,
     render_precision_recall,
-    rule_edges_one_at_a_time,
+    rule_edges_by_rule,
     rule_precision_recall,
 )
 from car_graph.ingest.keys import normalize_key
@@ -758,7 +758,7 @@ def _run_benchmark(
 
         rules = bench.rules if bench.rules is not None else list(bundled_rules(bench.name))
         rules_vs_links = tuple(rule_precision_recall(
-            bench.name, rule_edges_one_at_a_time(client.store, rules, bench.name), bench.links,
+            bench.name, rule_edges_by_rule(client.store, rules, bench.name), bench.links,
             {d.id for d in bench.documents}, [r.name for r in rules]))
     return BenchmarkResult(
         name=bench.name,

@@ -28,9 +28,8 @@ look-alike scopes built on the same flaw / indication / rule with other details,
 echo a question's words about another package, and active anchors with no successor (T0).
 
 Gold is never hand-written: it is ``front(cl({anchor}))`` as of the query's date, computed with
-:class:`car_graph.metrics.SupersessionGraph` over the edges the rules file yields on the generated
-records (evaluated in Python by :func:`rule_edges`) plus the explicit ``supersedes`` edges. The
-generator also records the edges it *intends*; the tests check that the two agree.
+the reference semantics (:mod:`car_graph.semantics`) over the edges the rules file yields on the
+generated records plus the explicit ``supersedes`` edges. The generator also records the edges it *intends*; the tests check that the two agree.
 """
 
 from __future__ import annotations
@@ -51,6 +50,7 @@ from car_graph.ingest.records import DocumentRecord, SupersedesRef, write_jsonl
 from car_graph.ingest.rules import Rule, load_rules
 
 from car_graph.metrics import Edge, SupersessionGraph, kappa
+from car_graph.semantics import authority_graph
 
 RULES_PATH = Path(__file__).resolve().parent / "rules" / "synthetic.yaml"
 
@@ -487,90 +487,12 @@ class _Chain:
 # --- rule semantics (reference implementation) --------------------------------------------------
 
 
-def _values(value: Any) -> list[Any]:
-    if value is None:
-        return []
-    return list(value) if isinstance(value, (list, tuple)) else [value]
-
-
-def _attribute_match(rule: Rule, newer: DocumentRecord, older: DocumentRecord) -> bool:
-    if rule.match is None:
-        return True
-    if rule.match.versioning is not None:
-        raise ValueError(
-            f"rule {rule.name}: the reference evaluator does not canonicalise versions"
-        )
-    new_value = newer.attributes.get(rule.match.newer)
-    old_value = older.attributes.get(rule.match.older)
-    if new_value is None or old_value is None:
-        return False
-    if rule.match.op == "in":
-        return any(v in _values(old_value) for v in _values(new_value))
-    if rule.match.op == "intersects":
-        return bool(set(_values(new_value)) & set(_values(old_value)))
-    return bool(new_value == old_value)
-
-
-def rule_edges(records: Sequence[DocumentRecord], rules: Sequence[Rule]) -> list[Edge]:
-    """Every edge the rules yield over ``records``, in Python (the Cypher rule semantics).
-
-    A rule links newer → older when the kinds match, both documents belong to the rule's domain
-    (if it has one), they share a key of one of the rule's scope types, ``order: later`` holds
-    (newer published strictly after older) and the attribute condition holds. The edge is
-    effective from the newer document's published date; ``partial_from`` (a boolean attribute of
-    the newer document) overrides the rule's ``partial``.
-    """
-    by_key: dict[tuple[str, str], list[DocumentRecord]] = {}
-    for record in records:
-        for etype, keys in record.scope.items():
-            for key in keys:
-                by_key.setdefault((etype, key), []).append(record)
-    found: dict[tuple[str, str], Edge] = {}
-    for rule in rules:
-        for (etype, _key), group in sorted(by_key.items()):
-            if etype not in rule.scope_types:
-                continue
-            for newer in group:
-                if newer.kind not in rule.newer_kinds:
-                    continue
-                if rule.domain and newer.domain != rule.domain:
-                    continue
-                for older in group:
-                    if older.id == newer.id or older.kind not in rule.older_kinds:
-                        continue
-                    if rule.domain and older.domain != rule.domain:
-                        continue
-                    if (newer.id, older.id) in found:
-                        continue
-                    if rule.order == "later" and not (
-                        newer.published and older.published and newer.published > older.published
-                    ):
-                        continue
-                    if not _attribute_match(rule, newer, older):
-                        continue
-                    partial = rule.partial
-                    flag = newer.attributes.get(rule.partial_from) if rule.partial_from else None
-                    if isinstance(flag, bool):
-                        partial = flag
-                    found[(newer.id, older.id)] = Edge(newer.id, older.id, newer.published, partial)
-    return [found[pair] for pair in sorted(found)]
-
-
-def explicit_edges(records: Iterable[DocumentRecord]) -> list[Edge]:
-    """The ``supersedes`` edges written on the records (effective: given, else published)."""
-    return [
-        Edge(r.id, ref.id, ref.effective or r.published, ref.partial)
-        for r in records
-        for ref in r.supersedes
-    ]
-
-
 def supersession_graph(
     records: Sequence[DocumentRecord], rules: Sequence[Rule] | None = None
 ) -> SupersessionGraph:
     """The corpus relation: explicit edges plus rule edges (default rules: this benchmark's)."""
     rules = load_rules(RULES_PATH) if rules is None else rules
-    return SupersessionGraph([*explicit_edges(records), *rule_edges(records, rules)])
+    return authority_graph(records, rules)
 
 
 # --- lexical overlap (how the benchmark's vocabulary gap is measured) ---------------------------

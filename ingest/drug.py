@@ -606,10 +606,10 @@ def recall_link_report(records: Iterable[DocumentRecord]) -> dict[str, int]:
 
 
 def drug_stats(records: list[DocumentRecord], rules: list[Rule]) -> dict[str, Any]:
-    from car_graph.ingest.security import rule_edges
+    from car_graph.semantics import rule_edges
 
     kinds = Counter(r.kind for r in records)
-    edges = rule_edges(rules, records)
+    edges = [(e.newer, e.older, e.rule) for e in rule_edges(rules, records)]
     per_rule = Counter(rule for *_, rule in edges)
     by_id = {r.id: r for r in records}
     voided = {o for n, o, rule in edges if by_id[n].kind == "withdrawal"}

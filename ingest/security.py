@@ -809,66 +809,13 @@ def load_security(
 # --- rules mirror and statistics -----------------------------------------------------------------
 
 
-def _values(value: Any) -> list[Any]:
-    if value is None:
-        return []
-    return list(value) if isinstance(value, (list, tuple)) else [value]
-
-
-def rule_edges(
-    rules: Iterable[Rule], records: Iterable[DocumentRecord]
-) -> set[tuple[str, str, str]]:
-    """(newer id, older id, rule) for each edge the rules create: a Python mirror of the Cypher.
-
-    For statistics and tests only; the graph is built by queries/apply_rule.cypher.
-    """
-    records = list(records)
-    edges: set[tuple[str, str, str]] = set()
-    index: dict[tuple[str, str], list[DocumentRecord]] = defaultdict(list)
-    for record in records:
-        for etype, keys in record.scope.items():
-            for key in keys:
-                index[(etype, normalize_key(key))].append(record)
-    for rule in rules:
-        for newer in records:
-            if newer.kind not in rule.newer_kinds or (rule.domain and newer.domain != rule.domain):
-                continue
-            candidates: dict[str, DocumentRecord] = {}
-            for etype in rule.scope_types:
-                for key in newer.scope.get(etype, ()):
-                    for older in index[(etype, normalize_key(key))]:
-                        candidates[older.id] = older
-            for older in candidates.values():
-                if older.id == newer.id or older.kind not in rule.older_kinds:
-                    continue
-                if rule.domain and older.domain != rule.domain:
-                    continue
-                if rule.order == "later" and not (
-                    newer.published and older.published and newer.published > older.published
-                ):
-                    continue
-                if rule.match:
-                    a = _values(newer.attributes.get(rule.match.newer))
-                    b = _values(older.attributes.get(rule.match.older))
-                    if rule.match.op == "equals":
-                        ok = bool(a) and a == b
-                    else:  # 'in' (scalar in list) and 'intersects' agree on lists
-                        ok = bool(set(map(str, a)) & set(map(str, b)))
-                    if not ok:
-                        continue
-                edges.add((newer.id, older.id, rule.name))
-    return edges
-
-
-def explicit_edges(records: Iterable[DocumentRecord]) -> set[tuple[str, str, str]]:
-    return {(r.id, s.id, "explicit") for r in records for s in r.supersedes}
-
-
 def security_stats(records: list[DocumentRecord], rules: list[Rule]) -> dict[str, Any]:
     """Counts per source and kind, and how many advisories a release controls (per rule)."""
     started = time.perf_counter()
     by_source = Counter((r.attributes.get("source"), r.kind) for r in records)
-    edges = rule_edges(rules, records)
+    from car_graph.semantics import rule_edges
+
+    edges = [(e.newer, e.older, e.rule) for e in rule_edges(rules, records)]
     controlled: dict[str, set[str]] = defaultdict(set)
     for _, older, rule in edges:
         controlled[rule].add(older)
@@ -901,10 +848,8 @@ __all__ = [
     "DOMAIN",
     "FILES",
     "django_excerpt",
-    "explicit_edges",
     "load_security",
     "osv_to_record",
     "read_osv",
-    "rule_edges",
     "security_stats",
 ]

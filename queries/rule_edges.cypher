@@ -1,5 +1,5 @@
 // Supersession edges with the rule that made each (benchmarks/links.py: rule precision/recall).
-// A pair linked by several rules holds one edge, named after the first rule that made it.
+// One edge per (newer, older, rule): a pair two rules link appears once per rule.
 // params: $domain string|null
 // returns: newer string, older string, rule string, partial boolean
 MATCH (newer:Document)-[s:SUPERSEDES]->(older:Document)

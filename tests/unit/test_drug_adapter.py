@@ -9,11 +9,20 @@ import pytest
 from car_graph.ingest import drug
 from car_graph.ingest.records import parse_record
 from car_graph.ingest.rules import load_rules
-from car_graph.ingest.security import rule_edges
+from car_graph import semantics
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "drug"
 SAMPLE = FIXTURES / "openfda_drug_enforcement_sample.json"
 RULES = Path(drug.__file__).parent / "rules" / "drug.yaml"
+
+def rule_edges(rules, records):
+    """(newer, older, rule) triples of the reference semantics."""
+    return {(e.newer, e.older, e.rule) for e in semantics.rule_edges(list(rules), list(records))}
+
+
+def explicit_edges(records):
+    return {(e.newer, e.older, e.rule) for e in semantics.explicit_edges(list(records))}
+
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from car_graph.benchmarks import links as lmod
 from car_graph.benchmarks import questions as qmod
 from car_graph.ingest.records import read_jsonl
 from car_graph.ingest.rules import bundled_rules
-from car_graph.ingest.security import explicit_edges, rule_edges
+from car_graph import semantics
 from car_graph.metrics import SupersessionGraph
 
 # the raw corpora sit beside the checkout (/work/main -> /work/shared) or, from a worktree
@@ -22,6 +22,15 @@ RAW = next((p for p in (Path(__file__).parents[2].parent / "shared/data/raw",
             if p.is_dir()), Path(__file__).parents[2].parent / "shared/data/raw")
 SAMPLE = Path(__file__).parents[2] / "car_graph/resources/sample"
 SMALL = {"n_distractors": 50, "max_queries": 20}
+
+def rule_edges(rules, records):
+    """(newer, older, rule) triples of the reference semantics."""
+    return {(e.newer, e.older, e.rule) for e in semantics.rule_edges(list(rules), list(records))}
+
+
+def explicit_edges(records):
+    return {(e.newer, e.older, e.rule) for e in semantics.explicit_edges(list(records))}
+
 
 
 @pytest.fixture(scope="module", params=qmod.DOMAINS)

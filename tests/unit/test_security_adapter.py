@@ -6,6 +6,7 @@ import pytest
 
 from car_graph.errors import IngestError
 from car_graph.ingest import security
+from car_graph.semantics import rule_edges
 from car_graph.ingest.records import parse_record
 from car_graph.ingest.rules import load_rules
 
@@ -115,7 +116,7 @@ def test_rules_file_parses_and_links_the_right_pairs(loaded):
     rules = load_rules(RULES)
     assert {r.name for r in rules} == {"release_fixes_advisory", "release_names_cve"}
     assert all(r.domain == "security" and r.order == "any" for r in rules)
-    edges = security.rule_edges(rules, docs.values())
+    edges = {(e.newer, e.older, e.rule) for e in rule_edges(rules, list(docs.values()))}
     assert ("go-release:go1.21.3", "GO-2023-2102", "release_fixes_advisory") in edges
     assert ("django-release:4.2.7", "PYSEC-2023-222", "release_fixes_advisory") in edges
     assert ("django-release:4.2.7", "PYSEC-2023-222", "release_names_cve") in edges
