@@ -235,6 +235,22 @@ def _day(value: datetime | None) -> date | None:
     return value.date() if value else None
 
 
+@main.command("delete")
+@click.argument("ids", nargs=-1, required=True)
+@json_option
+@pass_state
+def delete(state: CliState, ids: tuple[str, ...], as_json: bool) -> None:
+    """Delete documents IDS with their edges; what depended on them is re-evaluated."""
+    with state.driver() as driver, _client(state, driver) as car:
+        summary = car.delete(list(ids))
+    if as_json:
+        _echo_json(summary.to_json())
+    else:
+        click.echo(f"Deleted {len(summary.deleted)} document(s); re-evaluated {summary.reevaluated} neighbour(s)")
+    if summary.missing:
+        raise click.ClickException(f"no such document(s): {', '.join(summary.missing)}")
+
+
 @main.command("ingest")
 @click.argument("path", type=click.Path(exists=True, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="jsonl", show_default=True,
@@ -242,14 +258,17 @@ def _day(value: datetime | None) -> date | None:
 @click.option("--rules", "rules_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Rules YAML (default: the bundled rules of each domain in the input).")
 @click.option("--progress/--no-progress", default=True, show_default=True)
+@click.option("--batch-size", type=click.IntRange(1, 100_000), default=256, show_default=True,
+              help="Records per batch: one embedding call, one write transaction, then the "
+                   "batch's supersession (the unit a killed ingest resumes from).")
 @json_option
 @pass_state
 def ingest(state: CliState, path: Path, fmt: str, rules_path: Path | None, progress: bool,
-           as_json: bool) -> None:
+           batch_size: int, as_json: bool) -> None:
     """Load documents, entities and SUPERSEDES edges (idempotent; bad lines are reported)."""
     with state.driver() as driver, _client(state, driver) as car:
         summary = car.ingest_file(path, format=fmt, rules_path=rules_path,
-                                  progress=progress and not as_json)
+                                  progress=progress and not as_json, batch_size=batch_size)
     if as_json:
         _echo_json(summary.to_json())
     else:

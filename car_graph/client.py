@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from car_graph.evaluation import EvaluationReport
     from car_graph.ingest.domains import Domain
     from car_graph.ingest.entities import EntityExtractor
-    from car_graph.ingest.pipeline import IngestSummary
+    from car_graph.ingest.pipeline import DeleteSummary, IngestSummary
     from car_graph.ingest.records import DocumentRecord
     from car_graph.ingest.rules import Rule
     from car_graph.retrieval import Retrieval, Retriever, RetrievalSettings
@@ -106,6 +106,7 @@ class CarClient:
         progress: bool = False,
         problems: Sequence[Any] = (),
         domain: Domain | None = None,
+        batch_size: int = 256,
     ) -> IngestSummary:
         """Load records. ``domain``: a user domain (identifier patterns, name types) declared in
         YAML; it is registered for extraction and stored in the graph for later questions."""
@@ -121,20 +122,34 @@ class CarClient:
                              spec=json.dumps(domain_to_mapping(domain), sort_keys=True))
         return ingest_records(
             records, self.store, self.embedder, self.extractor, rules,
-            progress=progress, problems=problems,
+            progress=progress, problems=problems, batch_size=batch_size,
         )
 
     def ingest_file(
         self, path: Path, *, format: str = "jsonl", rules_path: Path | None = None,
-        progress: bool = False,
+        progress: bool = False, batch_size: int = 256,
     ) -> IngestSummary:
         from car_graph.ingest.domains import load_domain_file
         from car_graph.ingest.sources import read_source
 
+        from car_graph.ingest.pipeline import add_mentioned_names
+
         problems: list[Any] = []
         domain, rules = load_domain_file(rules_path) if rules_path else (None, None)
-        records = list(read_source(path, format, problems))
-        return self.ingest(records, rules, progress=progress, problems=problems, domain=domain)
+        if domain is not None:
+            self.extractor.register_domain(domain)
+        # Names documents mention must be known before any text is read: a first, cheap pass
+        # over the file (no embedding); the second pass streams the records batch by batch.
+        add_mentioned_names(self.extractor, read_source(path, format, []))
+        records = read_source(path, format, problems)
+        return self.ingest(records, rules, progress=progress, problems=problems, domain=domain,
+                           batch_size=batch_size)
+
+    def delete(self, ids: Sequence[str]) -> DeleteSummary:
+        """Delete documents (by id) with their edges, re-evaluating what depended on them."""
+        from car_graph.ingest.pipeline import delete_documents
+
+        return delete_documents(self.store, ids)
 
     def retrieve(
         self, question: str, k: int = 5, as_of: date | None = None, domain: str | None = None

@@ -35,6 +35,7 @@ class RetrievalSettings:
     candidates: int = 50        # candidates taken from each source before fusion
     min_anchors: int = 10       # anchors closed over (at least k)
     entity_boost: float = 1.0   # added per linked entity that holds the document in scope
+    scope_cap: int = 200        # a linked entity with more documents is not enumerated whole
     linking: LinkingSettings = field(default_factory=LinkingSettings)
 
 
@@ -115,13 +116,14 @@ class Retriever:
             "domain": domain,
             "candidates": max(self.settings.candidates, k),
             "entity_boost": self.settings.entity_boost,
+            "scope_cap": self.settings.scope_cap,
             "anchors": max(self.settings.min_anchors, k),
         }
 
     def _anchor_parameters(self, params: Mapping[str, Any]) -> dict[str, Any]:
         return {key: params[key] for key in (
             "embedding", "fulltext", "entities", "entity_boost", "as_of", "domain", "anchors",
-            "candidates")}
+            "candidates", "scope_cap")}
 
     def retrieve(
         self, question: str, k: int = 5, as_of: date | None = None, domain: str | None = None,

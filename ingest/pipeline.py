@@ -169,6 +169,7 @@ def document_row(
         "supersedes_evidence": [r.evidence or "" for r in refs],
         "supersedes_partial": [r.partial for r in refs],
         "content_hash": record_hash(record, rules),
+        "pending": True,  # until this batch's supersession is resolved (crash-safe resume)
         "text_hash": text_hash(record),
     }
     props.update({f"attr_{name}": value for name, value in stored_attributes(attributes).items()})
@@ -234,7 +235,8 @@ def rule_fingerprint(rule: Rule) -> str:
     return hashlib.sha256(json.dumps(rule.parameters(), sort_keys=True, default=str).encode()).hexdigest()
 
 
-def _add_names(extractor: EntityExtractor, records: Iterable[DocumentRecord]) -> None:
+def add_mentioned_names(extractor: EntityExtractor, records: Iterable[DocumentRecord]) -> None:
+    """Teach the extractor the scope names its domains find in text (one pass, no embedding)."""
     registry = extractor.registry
     mention_types = registry.mention_name_types
     names: dict[str, set[str]] = {}
@@ -274,13 +276,14 @@ def ingest_records(
     batch's names as it arrives.
     """
     started = time.perf_counter()
-    summary = IngestSummary(skipped=list(problems))
+    # a list is kept by reference: a streaming reader fills it as records are read
+    summary = IngestSummary(skipped=problems if isinstance(problems, list) else list(problems))
     registry = extractor.registry
     given_rules = None if rules is None else list(rules)
     active: dict[str, Rule] = {r.name: r for r in given_rules or []}
     domains_seen: set[str] = set()
     if isinstance(records, Sequence):
-        _add_names(extractor, records)
+        add_mentioned_names(extractor, records)
     stored = {r["name"]: r["fingerprint"] for r in store.read("read_rules")}
 
     bar = tqdm(total=len(records) if isinstance(records, Sequence) else None, unit="doc",
@@ -292,7 +295,7 @@ def ingest_records(
                 for rule in rules_for_domain(domain):
                     active.setdefault(rule.name, rule)
         if not isinstance(records, Sequence):
-            _add_names(extractor, batch)
+            add_mentioned_names(extractor, batch)
         rule_list = list(active.values())
         _write_batch(batch, store, embedder, extractor, registry, rule_list, summary)
         bar.update(len(batch))
@@ -304,8 +307,10 @@ def ingest_records(
     renewed = [r for r in active.values() if stored.get(r.name) != rule_fingerprint(r)]
     if renewed:
         resolve_supersession(store, renewed, summary, ids=None, all_rules=list(active.values()))
-        store.write("upsert_rules", rules=[{"name": r.name, "fingerprint": rule_fingerprint(r)}
-                                          for r in renewed])
+        store.write("upsert_rules", rules=[
+            {"name": r.name, "fingerprint": rule_fingerprint(r),
+             "parameters": json.dumps(r.parameters(), sort_keys=True, default=str)}
+            for r in renewed])
     summary.edges_by_rule = store.edges_by_rule()
     summary.graph = store.counts()
     summary.unresolved = summary.graph["unresolved"]
@@ -318,7 +323,9 @@ def _write_batch(
     registry: DomainRegistry, rules: list[Rule], summary: IngestSummary,
 ) -> None:
     state = {row["id"]: row for row in store.read("document_state", ids=[r.id for r in batch])}
-    changed = [r for r in batch if state.get(r.id, {}).get("content_hash") != record_hash(r, rules)]
+    # changed, new, or written by an ingest that was killed before resolving it
+    changed = [r for r in batch if state.get(r.id, {}).get("content_hash") != record_hash(r, rules)
+               or state[r.id]["pending"]]
     summary.unchanged += len(batch) - len(changed)
     if not changed:
         return
@@ -350,6 +357,7 @@ def _write_batch(
             if (r, e["type"], e["key"]) not in new_scope]
     neighbours = [row["id"] for row in store.read("scope_members", scopes=left)] if left else []
     resolve_supersession(store, rules, summary, ids=[r.id for r in changed], stale=neighbours)
+    store.write("clear_pending", ids=[r.id for r in changed])
 
 
 def resolve_supersession(
@@ -458,3 +466,36 @@ def strongly_connected(graph: Mapping[str, Sequence[str]]) -> dict[str, int]:
                         out[member] = comp
                     comp += 1
     return out
+
+
+@dataclass
+class DeleteSummary:
+    deleted: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    reevaluated: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"deleted": self.deleted, "missing": self.missing, "reevaluated": self.reevaluated}
+
+
+def delete_documents(store: GraphStore, ids: Sequence[str]) -> DeleteSummary:
+    """Delete documents and their edges; re-evaluate what depended on them: the unresolved dates
+    of documents that shared their scope (under the rules the graph was built with) and the
+    cycle marks around the documents they were linked with."""
+    rows = store.write("delete_documents", ids=list(dict.fromkeys(ids)))
+    row = rows[0] if rows else {"deleted": [], "neighbours": [], "linked": []}
+    summary = DeleteSummary(deleted=list(row["deleted"]),
+                            missing=[i for i in dict.fromkeys(ids) if i not in set(row["deleted"])])
+    neighbours = sorted(set(row["neighbours"]))
+    if neighbours:
+        store.write("reset_unresolved", ids=neighbours)
+        for stored in store.read("read_rules"):
+            params = json.loads(stored["parameters"] or "{}")
+            if not params:
+                continue
+            store.write("mark_unresolved", ids=neighbours, scope_all=params.get("scope_all", False),
+                        **{k: params[k] for k in ("newer_kinds", "older_kinds", "scope_types", "domain")})
+    if row["linked"]:
+        mark_cycles(store, IngestSummary(), sorted(set(row["linked"])))
+    summary.reevaluated = len(neighbours)
+    return summary

@@ -92,6 +92,20 @@ def _names(value: Any, what: str, source: str) -> tuple[str, ...]:
     return tuple(items)
 
 
+def _check_versioning(versioning: str, where: str) -> None:
+    """A misspelt scheme would silently compare raw strings: refuse it."""
+    from car_graph.ingest import versions
+
+    if versioning.startswith("@"):
+        if not NAME_PATTERN.match(versioning[1:]):
+            raise RulesError(where, f"'match.versioning' {versioning!r}: '@' must name an attribute")
+        return
+    try:
+        versions.scheme_for(versioning)
+    except ValueError as e:
+        raise RulesError(where, f"'match.versioning': {e}") from e
+
+
 def parse_rules(data: Any, source: str) -> list[Rule]:
     if not isinstance(data, Mapping) or not isinstance(data.get("rules"), list):
         raise RulesError(source, "a rules file is a mapping with a 'rules' list")
@@ -124,6 +138,8 @@ def parse_rules(data: Any, source: str) -> list[Rule]:
             versioning = m.get("versioning")
             if versioning is not None and not isinstance(versioning, str):
                 raise RulesError(where, "'match.versioning' must be a scheme name or '@attribute'")
+            if isinstance(versioning, str):
+                _check_versioning(versioning, where)
             match = AttributeMatch(newer, older, m["op"], versioning)
         partial = raw.get("partial", False)
         if not isinstance(partial, bool):

@@ -38,3 +38,17 @@ def test_invalid_rules_are_rejected_with_the_reason(rule: dict, message: str) ->
         parse_rules({"rules": [rule]}, "r.yaml")
     assert message in str(caught.value)
     assert str(caught.value).startswith("r.yaml rule 1")
+
+
+def test_a_misspelt_versioning_scheme_is_refused() -> None:
+    import pytest
+
+    from car_graph.errors import RulesError
+    from car_graph.ingest.rules import parse_rules
+
+    rule = {"name": "r", "newer_kind": "release", "older_kind": "advisory", "scope": "package",
+            "match": {"newer": "version", "older": "fixed", "op": "in", "versioning": "pypy"}}
+    with pytest.raises(RulesError, match="versioning"):
+        parse_rules({"rules": [rule]}, "rules.yaml")
+    rule["match"]["versioning"] = "@ecosystem"
+    assert parse_rules({"rules": [rule]}, "rules.yaml")[0].match.versioning == "@ecosystem"
