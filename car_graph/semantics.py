@@ -13,7 +13,8 @@ Definitions (``D`` is the as-of date; ``None`` means no cut-off):
   rule's newer and older kinds; both belong to the rule's domain (if it names one); they share a
   scope entity of one of the rule's scope types (``scope_mode`` 'any') or of every one of them
   ('all'); ``order: later`` requires both published dates and newer strictly later; and the
-  attribute condition holds (see :func:`attribute_match`). One edge per (newer, older, rule):
+  attribute condition holds (see :func:`attribute_match`). ``order: previous`` keeps, of the
+  pairs ``later`` would link, only those to the newer document's latest earlier documents. One edge per (newer, older, rule):
   two rules linking one pair make two edges, each with its own evidence. The edge takes effect
   on the newer document's published date; ``partial_from`` (a boolean attribute of the newer
   document) overrides the rule's ``partial``.
@@ -308,15 +309,25 @@ def rule_edges(rules: Sequence[Rule], records: Sequence[DocumentRecord]) -> list
     docs = _prepared(records, rules)
     found: dict[tuple[str, str, str], Edge] = {}
     for rule in rules:
+        pairs = []
         for newer, older in _candidates(rule, docs):
             if not _shares_scope(rule, newer, older):
                 continue
-            if rule.order == "later" and not _later(newer, older):
+            if rule.order in ("later", "previous") and not _later(newer, older):
                 continue
             if rule.match is not None and not attribute_match(
                 rule.match.op, newer.props.get(rule.match.newer), older.props.get(rule.match.older)
             ):
                 continue
+            pairs.append((newer, older))
+        if rule.order == "previous":  # only the latest earlier documents (ties: all of them)
+            latest: dict[str, date] = {}
+            for newer, older in pairs:
+                assert older.published is not None
+                if newer.id not in latest or older.published > latest[newer.id]:
+                    latest[newer.id] = older.published
+            pairs = [(n, o) for n, o in pairs if o.published == latest[n.id]]
+        for newer, older in pairs:
             partial = rule.partial
             flag = newer.props.get(rule.partial_from) if rule.partial_from else None
             if isinstance(flag, bool):

@@ -377,7 +377,8 @@ def resolve_supersession(
             summary.missing_references.extend(explicit[0]["missing"])
             summary.self_references.extend(explicit[0]["self"])
     for rule in rules:
-        store.write("apply_rule", ids=ids, **rule.parameters())
+        statement = "apply_rule_previous" if rule.order == "previous" else "apply_rule"
+        store.write(statement, ids=ids, **rule.parameters())
     recompute = None if ids is None else sorted({*ids, *stale})
     store.write("reset_unresolved", ids=recompute)
     for rule in all_rules if all_rules is not None else rules:

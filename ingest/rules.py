@@ -9,7 +9,9 @@ they share a scope entity of one of the ``scope`` types and the optional conditi
         newer_kind: release      # a kind or a list of kinds
         older_kind: advisory
         scope: package           # entity type(s) the two documents must share (never across scopes)
-        order: any               # 'later': newer.published > older.published; 'any': authority only
+        order: any               # 'later': newer.published > older.published; 'any': authority only;
+                                 # 'previous': only the latest earlier document (a chain, not
+                                 # every earlier one: n edges instead of n^2, the same frontier)
         match:                   # optional attribute condition (version-aware with 'versioning')
           newer: version         # attribute of the newer document
           older: fixed_versions  # attribute of the older document
@@ -38,7 +40,7 @@ from car_graph.errors import RulesError
 from car_graph.ingest.records import NAME_PATTERN
 
 MATCH_OPS = ("in", "intersects", "equals")
-ORDERS = ("any", "later")
+ORDERS = ("any", "later", "previous")
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,7 @@ class Rule:
             "older_kinds": list(self.older_kinds),
             "scope_types": list(self.scope_types),
             "scope_all": getattr(self, "scope_mode", "any") == "all",
-            "require_later": self.order == "later",
+            "require_later": self.order in ("later", "previous"),
             "match_op": self.match.op if self.match else None,
             "newer_attr": f"attr_{self.match.newer}" if self.match else None,
             "older_attr": f"attr_{self.match.older}" if self.match else None,

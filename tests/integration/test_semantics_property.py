@@ -91,7 +91,7 @@ def corpora(draw):
             "newer_kind": draw(st.sampled_from(KINDS)),
             "older_kind": draw(st.lists(st.sampled_from(KINDS), min_size=1, max_size=2, unique=True)),
             "scope": draw(st.lists(st.sampled_from(SCOPE_TYPES), min_size=1, max_size=2, unique=True)),
-            "order": draw(st.sampled_from(["any", "later"])),
+            "order": draw(st.sampled_from(["any", "later", "previous"])),
             "partial": draw(st.booleans()),
         }
         if draw(st.booleans()):

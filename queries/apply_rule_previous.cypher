@@ -1,0 +1,84 @@
+// Apply one 'order: previous' rule (car_graph/semantics.py): a document of a newer kind
+// supersedes only its latest earlier documents (ties: all of them) of an older kind that share
+// its scope (any one type, or every type with $scope_all) and meet the attribute condition -- a
+// release line becomes a chain of n edges instead of n^2, with the same frontier. With $ids the
+// choice is redone for those documents and for every document sharing a scope with them (a
+// document ingested late may be the new predecessor of a later one); null redoes every choice.
+// params: $rule string, $newer_kinds list<string>, $older_kinds list<string>,
+//         $scope_types list<string>, $scope_all boolean, $match_op 'in'|'intersects'|'equals'|null,
+//         $newer_attr string|null, $older_attr string|null, $partial boolean,
+//         $partial_attr string|null, $confidence float, $domain string|null,
+//         $ids list<string>|null
+// returns: rule string, edges int
+CALL () {
+  UNWIND coalesce($ids, []) AS id
+  MATCH (newer:Document {id: id})
+  RETURN newer
+  UNION
+  UNWIND coalesce($ids, []) AS id
+  MATCH (:Document {id: id})-[:IN_SCOPE]->(e:Entity)<-[:IN_SCOPE]-(newer:Document)
+  WHERE e.type IN $scope_types
+  RETURN newer
+  UNION
+  MATCH (newer:Document)
+  WHERE $ids IS NULL
+  RETURN newer
+}
+WITH newer
+WHERE newer.kind IN $newer_kinds AND ($domain IS NULL OR newer.domain = $domain)
+CALL (newer) {
+  MATCH (newer)-[old:SUPERSEDES {rule: $rule}]->(:Document)
+  DELETE old
+}
+MATCH (newer)-[:IN_SCOPE]->(e:Entity)<-[:IN_SCOPE]-(older:Document)
+WHERE e.type IN $scope_types AND older <> newer
+WITH DISTINCT newer, older
+WHERE older.kind IN $older_kinds
+  AND ($domain IS NULL OR older.domain = $domain)
+  AND coalesce(newer.published > older.published, false)
+  AND (NOT $scope_all OR all(t IN $scope_types WHERE EXISTS {
+        (newer)-[:IN_SCOPE]->(:Entity {type: t})<-[:IN_SCOPE]-(older) }))
+  AND ($match_op IS NULL
+       OR ($match_op = 'in' AND newer[$newer_attr] IS NOT NULL
+           AND NOT newer[$newer_attr] IS :: LIST<ANY> NOT NULL
+           AND any(o IN CASE WHEN older[$older_attr] IS :: LIST<ANY> NOT NULL THEN older[$older_attr]
+                             ELSE [older[$older_attr]] END
+                   WHERE o = newer[$newer_attr]))
+       OR ($match_op = 'intersects'
+           AND any(n IN CASE WHEN newer[$newer_attr] IS :: LIST<ANY> NOT NULL THEN newer[$newer_attr]
+                             ELSE [newer[$newer_attr]] END
+                   WHERE any(o IN CASE WHEN older[$older_attr] IS :: LIST<ANY> NOT NULL THEN older[$older_attr]
+                                       ELSE [older[$older_attr]] END
+                             WHERE o = n)))
+       OR ($match_op = 'equals' AND newer[$newer_attr] = older[$older_attr]))
+WITH newer, collect(older) AS candidates, max(older.published) AS latest
+UNWIND [o IN candidates WHERE o.published = latest] AS older
+WITH newer, older,
+     COLLECT {
+       MATCH (newer)-[:IN_SCOPE]->(x:Entity)<-[:IN_SCOPE]-(older)
+       WHERE x.type IN $scope_types
+       RETURN x.type + ' ' + x.key ORDER BY x.type, x.key
+     } AS shared,
+     CASE
+       WHEN $match_op IS NULL THEN []
+       WHEN $match_op = 'intersects' THEN
+         [n IN CASE WHEN newer[$newer_attr] IS :: LIST<ANY> NOT NULL THEN newer[$newer_attr]
+                    ELSE [newer[$newer_attr]] END
+          WHERE any(o IN CASE WHEN older[$older_attr] IS :: LIST<ANY> NOT NULL THEN older[$older_attr]
+                              ELSE [older[$older_attr]] END WHERE o = n) | toString(n)]
+       ELSE [toString(newer[$newer_attr])]
+     END AS matched
+MERGE (newer)-[s:SUPERSEDES {rule: $rule}]->(older)
+SET s.effective = newer.published,
+    s.confidence = $confidence,
+    s.partial = coalesce(CASE WHEN $partial_attr IS NOT NULL
+                                   AND newer[$partial_attr] IS :: BOOLEAN NOT NULL
+                              THEN newer[$partial_attr] END, $partial),
+    s.evidence = 'same ' + reduce(acc = '', x IN shared |
+                   acc + CASE acc WHEN '' THEN '' ELSE ', ' END + x)
+                 + CASE WHEN $match_op IS NULL THEN ''
+                        ELSE '; ' + substring($newer_attr, 5) + ' '
+                             + reduce(acc = '', x IN matched |
+                                 acc + CASE acc WHEN '' THEN '' ELSE ', ' END + x)
+                             + ' ' + $match_op + ' ' + substring($older_attr, 5) END
+RETURN $rule AS rule, count(s) AS edges
