@@ -282,3 +282,16 @@ def test_strip_identifiers_leaves_readable_text():
     assert out == "SQL injection. Fixed, sponsored."
     assert vmod.strip_identifiers("Recall D-0379-2015, Class II; NDC 0187-0007-14.", "drug") \
         == "Recall, Class II."
+
+
+def test_miss_classes_tell_wrong_sibling_from_other_scope_and_ranking():
+    from car_graph.benchmarks.variant_misses import classify
+
+    scope = {"a1": {"product:django"}, "a2": {"product:django"}, "b": {"product:go"},
+             "r1": {"product:django"}}
+    assert classify({"r1"}, "a1", ["r1"], ["a2"], scope, 5) == "anchor not found, wrong sibling"
+    assert classify({"r1"}, "a1", ["b"], ["b"], scope, 5) == "anchor not found, other scope"
+    assert classify({"r1"}, "a1", ["x", "y"], ["a1"], scope, 1) == \
+        "anchor found, gold outside top k"
+    assert classify({"r1"}, "a1", ["r1", "a2"], ["a1"], scope, 5) == \
+        "anchor found, superseded document shown"
