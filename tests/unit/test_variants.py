@@ -1,0 +1,297 @@
+"""Failure-class question sets on an outside-style export (benchmarks/variants.py), real raw data."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from car_graph.benchmarks import variants as vmod
+from car_graph.benchmarks.questions import one_edit
+from car_graph.errors import RulesError
+from car_graph.evaluation import read_queries
+from car_graph.ingest.records import read_jsonl
+from car_graph.ingest.rules import bundled_rules
+from car_graph.metrics import SupersessionGraph
+
+# the shared raw data sits beside the checkout (/work/main) or beside the worktrees (/work/wt/x)
+RAW = next((p / "shared/data/raw" for p in Path(__file__).resolve().parents
+            if (p / "shared/data/raw").is_dir()), Path("shared/data/raw"))
+SMALL = {"n_distractors": 60}
+
+
+@pytest.fixture(scope="module", params=vmod.VARIANT_DOMAINS)
+def suite(request):
+    return vmod.build_variants(request.param, RAW, **SMALL)
+
+
+def _rows(suite):
+    return [row for rows in suite.sets.values() for row in rows]
+
+
+def test_same_arguments_give_the_same_corpus_and_questions(suite):
+    again = vmod.build_variants(suite.domain, RAW, **SMALL)
+    assert again.sets == suite.sets
+    assert [d.to_json() for d in again.export.documents] == \
+        [d.to_json() for d in suite.export.documents]
+    assert again.stats == suite.stats
+
+
+def test_every_set_has_dev_and_test_questions(suite):
+    for name, rows in suite.sets.items():
+        splits = {r["split"] for r in rows}
+        assert splits == {"dev", "test"}, name
+
+
+def test_dev_and_test_share_no_anchor_in_any_set(suite):
+    split_of_anchor = {}
+    for row in _rows(suite):
+        anchor = row["anchors"][0]
+        assert split_of_anchor.setdefault(anchor, row["split"]) == row["split"], row["id"]
+        assert row["split"] == vmod.anchor_split(row["info"]["source_anchor"])
+
+
+def test_dev_and_test_share_no_phrasing_family(suite):
+    for name, rows in suite.sets.items():
+        families = defaultdict(set)
+        carriers = defaultdict(set)
+        for r in rows:
+            families[r["split"]].add(r["family"])
+            if "carrier_template" in r["info"]:
+                carriers[r["split"]].add(r["info"]["carrier_template"])
+        assert families["dev"] and families["test"], name
+        assert not families["dev"] & families["test"], name
+        assert not carriers["dev"] & carriers["test"], name
+        declared = suite.stats["sets"][name]["families"]
+        assert families["dev"] <= set(declared["dev"]) and families["test"] <= set(declared["test"])
+
+
+def test_typo_sets_of_one_domain_split_operations_alike(suite):
+    typo = suite.stats["sets"]["typo"]["families"]
+    assert typo == suite.stats["sets"]["typo_long"]["families"]
+
+
+def test_identifiers_appear_in_no_id_title_text_or_scope(suite):
+    pattern = vmod.IDENTIFIER_PATTERNS[suite.domain]
+    identifiers = {i.lower() for i in suite.export.identifiers}
+    assert len(identifiers) > 100
+    for d in suite.export.documents:
+        scope_values = [v for keys in d.scope.values() for v in keys]
+        for field in (d.id, d.title, d.text, *scope_values):
+            assert not pattern.search(field), (d.id, field[:200])
+            tokens = {t.lower() for t in re.findall(r"[\w-]+", field)}
+            assert not tokens & identifiers, (d.id, sorted(tokens & identifiers))
+        assert set(d.scope) <= {"product", "drug"}
+
+
+def test_identifiers_are_kept_in_attributes(suite):
+    attribute_text = json.dumps([d.attributes for d in suite.export.documents]).lower()
+    kept = [i for i in suite.export.identifiers if i.lower() in attribute_text]
+    assert len(kept) == len(suite.export.identifiers)
+    if suite.domain == "security":
+        advisories = [d for d in suite.export.documents if d.kind == "advisory"]
+        with_cve = [d for d in advisories if d.attributes.get("cve", "").startswith("CVE-")]
+        assert with_cve and all(d.attributes["cve"] in d.attributes["aliases"] for d in with_cve)
+
+
+def test_the_controlling_release_no_longer_names_the_advisory_cve(suite):
+    if suite.domain != "security":
+        pytest.skip("security only")
+    by_id = {d.id: d for d in suite.export.documents}
+    checked = 0
+    for row in suite.sets["structured"]:
+        cve = row["info"]["identifier"]
+        for g in row["gold"]:
+            assert cve.lower() not in by_id[g].text.lower()
+            checked += 1
+    assert checked > 100
+
+
+def test_scope_names_are_plain(suite):
+    for d in suite.export.documents:
+        for keys in d.scope.values():
+            for key in keys:
+                assert not re.match(r"^(?:pypi|go|npm|crates\.io|debian|nodejs|rust):", key)
+    if suite.domain == "security":
+        products = {k for d in suite.export.documents for k in d.scope.get("product", ())}
+        assert {"django", "go"} <= products
+
+
+def test_the_export_domain_has_no_bundled_rules(suite):
+    assert {d.domain for d in suite.export.documents} == {vmod.EXPORT_DOMAIN[suite.domain]}
+    with pytest.raises(RulesError):
+        bundled_rules(vmod.EXPORT_DOMAIN[suite.domain])
+
+
+def test_gold_and_anchors_are_in_the_corpus_and_gold_follows_explicit_edges(suite):
+    ids = {d.id for d in suite.export.documents}
+    # the relation straight from the records' own supersedes references, no rules code at all
+    graph = SupersessionGraph(
+        (d.id, ref.id, ref.effective, ref.partial)
+        for d in suite.export.documents for ref in d.supersedes
+    )
+    assert graph.edges
+    for row in _rows(suite):
+        assert set(row["anchors"]) | set(row["gold"]) <= ids, row["id"]
+        assert sorted(graph.controlling(row["anchors"])) == row["gold"], row["id"]
+    for d in suite.export.documents:
+        assert all(ref.id in ids for ref in d.supersedes)
+
+
+def test_typos_are_one_edit_and_spell_no_other_name(suite):
+    names = {k.lower() for d in suite.export.documents for keys in d.scope.values() for k in keys}
+    rows = suite.sets["typo"] + suite.sets["typo_long"]
+    assert rows
+    for row in rows:
+        original = row["info"].get("product") or row["info"]["name"]
+        typo = row["info"]["typo"]
+        assert one_edit(original, typo), (original, typo)
+        assert typo.lower() not in names and typo.lower() != original.lower()
+        # a name opening the sentence is capitalised ("Uhrllib3: is ... patched?")
+        assert re.search(rf"(?<!\w){re.escape(typo)}(?!\w)", row["question"], re.I)
+        assert not re.search(rf"(?<!\w){re.escape(original)}(?!\w)", row["question"], re.I)
+        length = len(original)
+        assert (4 <= length <= 6) if row["set"] == "typo" else length >= 7
+
+
+def test_partial_ids_are_never_a_full_identifier(suite):
+    pattern = vmod.IDENTIFIER_PATTERNS[suite.domain]
+    identifiers = {i.upper() for i in suite.export.identifiers}
+    rows = suite.sets["partial_id"]
+    assert rows
+    for row in rows:
+        digits = row["info"]["digits"]
+        assert re.fullmatch(r"\d{4,}", digits)
+        assert digits.upper() not in identifiers
+        assert not pattern.search(row["question"]), row["question"]
+        assert row["info"]["identifier"] not in row["question"]
+        assert re.sub(r"\D", "", row["info"]["identifier"]).endswith(digits)
+        assert re.search(rf"(?<!\d){digits}(?!\d)", row["question"])
+
+
+def test_questions_outside_the_identifier_sets_carry_no_identifier(suite):
+    pattern = vmod.IDENTIFIER_PATTERNS[suite.domain]
+    identifiers = {i.lower() for i in suite.export.identifiers}
+    for name, rows in suite.sets.items():
+        if name in ("structured", "partial_id") or (suite.domain == "security"
+                                                     and name.startswith("typo")):
+            continue
+        for row in rows:
+            assert not pattern.search(row["question"]), row["question"]
+            tokens = {t.lower() for t in re.findall(r"[\w-]+", row["question"])}
+            assert not tokens & identifiers, row["question"]
+
+
+def test_structured_questions_name_the_identifier_only_attributes_hold(suite):
+    by_id = {d.id: d for d in suite.export.documents}
+    for row in suite.sets["structured"]:
+        ident = row["info"]["identifier"]
+        assert ident in row["question"]
+        anchor = by_id[row["anchors"][0]]
+        assert ident in json.dumps(anchor.attributes)
+        assert ident.lower() not in (anchor.text + anchor.title).lower()
+
+
+def test_short_names_are_at_most_three_characters(suite):
+    if suite.domain != "security":
+        assert suite.stats["sets"]["short_name"]["questions"] == {"dev": 0, "test": 0}
+        return
+    rows = suite.sets["short_name"]
+    assert rows and all(len(r["info"]["product"]) <= 3 for r in rows)
+    assert all(re.search(rf"\b{r['info']['product']}\b", r["question"]) for r in rows)
+
+
+def test_masked_indication_questions_name_no_drug(suite):
+    if suite.domain != "drug":
+        pytest.skip("drug only")
+    by_id = {d.id: d for d in suite.export.documents}
+    rows = suite.sets["masked_indication"]
+    assert rows
+    for row in rows:
+        anchor = by_id[row["anchors"][0]]
+        names = [anchor.attributes.get("trademark"), anchor.attributes.get("generic_name")]
+        assert any(names)
+        for name in filter(None, names):
+            assert name.lower() not in row["question"].lower(), row["question"]
+
+
+def test_written_files_follow_the_eval_contract(suite, tmp_path):
+    vmod.write_variants(suite, tmp_path)
+    docs = list(read_jsonl(tmp_path / "documents.jsonl"))
+    assert len(docs) == len(suite.export.documents)
+    total = 0
+    for name in suite.sets:
+        for split in vmod.SPLITS:
+            path = tmp_path / f"{name}.{split}.jsonl"
+            queries = read_queries(path)
+            total += len(queries)
+            assert all(json.loads(line)["split"] == split for line in path.open())
+    assert total == len(_rows(suite))
+    stats = json.loads((tmp_path / "stats.json").read_text())
+    assert stats["documents"] == len(docs)
+
+
+# --- pure helpers --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("op", vmod.TYPO_OPS)
+def test_each_typo_operation_makes_its_own_kind_of_edit(op):
+    for seed in range(30):
+        word = random.Random(seed).choice(["axios", "Django", "lodash", "Kwell", "PyYAML"])
+        new = vmod.make_typo(word, op, random.Random(seed))
+        assert new is not None and one_edit(word, new)
+        if op == "delete":
+            assert len(new) == len(word) - 1
+        elif op == "insert":
+            assert len(new) == len(word) + 1
+        elif op == "swap":
+            assert len(new) == len(word) and sorted(new) == sorted(word)
+        else:
+            assert sum(a != b for a, b in zip(word, new)) == 1 and len(new) == len(word)
+
+
+def test_a_typo_never_spells_a_forbidden_name():
+    # every deletion of "axios" but one spells a forbidden name; the generator must find it
+    forbidden = {"xios", "aios", "axos", "axis"}
+    assert vmod.make_typo("axios", "delete", random.Random(1), forbidden) == "axio"
+    assert vmod.make_typo("ab", "swap", random.Random(1), {"ba"}) is None
+
+
+def test_anchor_split_is_stable_and_near_forty_percent():
+    ids = [f"doc-{i}" for i in range(4000)]
+    dev = [i for i in ids if vmod.anchor_split(i) == "dev"]
+    assert 0.37 < len(dev) / len(ids) < 0.43
+    assert dev == [i for i in ids if vmod.anchor_split(i) == "dev"]
+
+
+def test_family_split_never_puts_every_family_on_one_side():
+    for n in range(2, 10):
+        families = [f"f{i}" for i in range(n)]
+        split = vmod.family_split("g", families)
+        assert set(split.values()) == {"dev", "test"}
+        assert split == vmod.family_split("g", list(reversed(families)))
+
+
+def test_strip_identifiers_leaves_readable_text():
+    text = "CVE-2021-35042: SQL injection (GHSA-xpfp-f569-q3p2). Fixed under NDA020726, sponsored."
+    out = vmod.strip_identifiers(text, "security", {"NDA020726"})
+    assert out == "SQL injection. Fixed, sponsored."
+    assert vmod.strip_identifiers("Recall D-0379-2015, Class II; NDC 0187-0007-14.", "drug") \
+        == "Recall, Class II."
+
+
+def test_miss_classes_tell_wrong_sibling_from_other_scope_and_ranking():
+    from car_graph.benchmarks.variant_misses import classify
+
+    scope = {"a1": {"product:django"}, "a2": {"product:django"}, "b": {"product:go"},
+             "r1": {"product:django"}}
+    assert classify({"r1"}, "a1", ["r1"], ["a2"], scope, 5) == "anchor not found, wrong sibling"
+    assert classify({"r1"}, "a1", ["b"], ["b"], scope, 5) == "anchor not found, other scope"
+    assert classify({"r1"}, "a1", ["x", "y"], ["a1"], scope, 1) == \
+        "anchor found, gold outside top k"
+    assert classify({"r1"}, "a1", ["r1", "a2"], ["a1"], scope, 5) == \
+        "anchor found, superseded document shown"
