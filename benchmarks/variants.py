@@ -59,6 +59,7 @@ from rapidfuzz.distance import OSA
 
 from car_graph.benchmarks.questions import DomainBenchmark, build_benchmark, flaw_phrase
 from car_graph.ingest.records import DocumentRecord, SupersedesRef, write_jsonl
+from car_graph.benchmarks.links import gold_edges
 from car_graph.benchmarks.questions import supersession_edges
 from car_graph.metrics import SupersessionGraph
 
@@ -230,7 +231,9 @@ def export_corpus(domain: str, bench: DomainBenchmark) -> Export:
         identifiers |= _identifier_values(r)
     literals = {v.upper() for v in identifiers}
     refs: dict[str, list[SupersedesRef]] = {}
-    edges = supersession_edges(records)
+    # the relation gold is computed on (the sources' own links plus explicit references)
+    assert bench.links is not None
+    edges = gold_edges(bench.links.links, records)
     for e in edges:
         refs.setdefault(e.newer, []).append(
             SupersedesRef(new_id[e.older], e.effective, None, e.partial))
