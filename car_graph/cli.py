@@ -404,6 +404,8 @@ def synthetic_benchmark(out_dir: Path, docs: int, seed: int) -> None:
               help="Markdown report; the TCA@k plot goes next to it (tca_at_k.png).")
 @click.option("--domains", default="security,law,drug", show_default=True,
               help="Comma-separated real domains ('' for none).")
+@click.option("--variants", "variant_domains", default="security,drug", show_default=True,
+              help="Real domains whose failure-class sets (outside-style export) run too ('' for none).")
 @click.option("--synthetic/--no-synthetic", default=True, show_default=True,
               help="Also run the synthetic benchmark (2,400 documents, seed 7).")
 @click.option("--distractors", type=click.IntRange(0, 1_000_000), default=2000, show_default=True,
@@ -412,19 +414,20 @@ def synthetic_benchmark(out_dir: Path, docs: int, seed: int) -> None:
 @click.option("--progress/--no-progress", default=True, show_default=True)
 @pass_state
 def reproduce_benchmarks(state: CliState, raw_dir: Path | None, out: Path, domains: str,
-                         synthetic: bool, distractors: int, k: int, progress: bool) -> None:
+                         variant_domains: str, synthetic: bool, distractors: int, k: int, progress: bool) -> None:
     """Wipe the local database, then ingest and score every benchmark in turn; write OUT.
 
     Destructive, so loopback servers only.
     """
-    from car_graph.benchmarks.reproduce import REAL_DOMAINS, reproduce
+    from car_graph.benchmarks.reproduce import REAL_DOMAINS, VARIANT_DOMAINS, reproduce
 
     names = tuple(d.strip() for d in domains.split(",") if d.strip())
-    unknown = sorted(set(names) - set(REAL_DOMAINS))
+    variant_names = tuple(d.strip() for d in variant_domains.split(",") if d.strip())
+    unknown = sorted(set(names) - set(REAL_DOMAINS)) + sorted(set(variant_names) - set(VARIANT_DOMAINS))
     if unknown:
         raise click.BadParameter(f"unknown {unknown}; choose from {', '.join(REAL_DOMAINS)}",
                                  param_hint="--domains")
-    if names and raw_dir is None:
+    if (names or variant_names) and raw_dir is None:
         raise click.UsageError("--raw is required for the real domains (or pass --domains '')")
     target = state.target()
     connection.ensure_local_target(  # before connecting at all
@@ -434,7 +437,8 @@ def reproduce_benchmarks(state: CliState, raw_dir: Path | None, out: Path, domai
         def reset_database() -> None:
             schema.reset(driver, database, target.uri)
 
-        report = reproduce(car, reset_database, raw_dir, out, domains=names, synthetic=synthetic,
+        report = reproduce(car, reset_database, raw_dir, out, domains=names,
+                           variant_domains=variant_names, synthetic=synthetic,
                            n_distractors=distractors, k=k, progress=progress)
     click.echo(f"{report.out}: {len(report.benchmarks)} benchmarks in {report.seconds / 60:.1f} min")
     if report.plot:
