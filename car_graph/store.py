@@ -37,6 +37,7 @@ T = TypeVar("T")
 CONNECTION_LOST = (ServiceUnavailable, SessionExpired)
 BATCH_ATTEMPTS = 4
 BATCH_RETRY_SECONDS = 15.0
+BATCH_WAIT = wait_exponential(multiplier=0.5, max=4)  # 0.5 s, 1 s, 2 s between attempts
 
 
 def _is_database_unavailable(exc: Neo4jError) -> bool:
@@ -57,7 +58,12 @@ class GraphStore:
     @contextmanager
     def _session(self, access_mode: str, what: str) -> Iterator[Session]:
         try:
-            with self.driver.session(database=self.database, default_access_mode=access_mode) as s:
+            # The driver's execute_query bookmark manager, so a read sees every write made
+            # before it, here or through execute_query, on a cluster as on a single server.
+            with self.driver.session(
+                database=self.database, default_access_mode=access_mode,
+                bookmark_manager=self.driver.execute_query_bookmark_manager,
+            ) as s:
                 yield s
         except CONNECTION_LOST as exc:
             raise self.unavailable(exc, what) from exc
@@ -123,7 +129,7 @@ def _retrying_idempotent(call: Callable[[], T]) -> T:
     retrying = retry(
         retry=retry_if_exception_type((*CONNECTION_LOST, TransientError)),
         stop=stop_after_attempt(BATCH_ATTEMPTS) | stop_after_delay(BATCH_RETRY_SECONDS),
-        wait=wait_exponential(multiplier=0.5, max=4),
+        wait=BATCH_WAIT,
         before_sleep=before_sleep_log(logger, logging.INFO),
         reraise=True,
     )
