@@ -76,12 +76,13 @@ class GraphStore:
         return ServerUnavailableError(self.uri or "the configured Neo4j server", what, str(exc))
 
     # -- reads ---------------------------------------------------------------------------------
-    def read(self, name: str, **params: Any) -> list[Record]:
+    # Positional-only statement name: a statement may itself take a $name parameter.
+    def read(self, name: str, /, **params: Any) -> list[Record]:
         """The rows of a read-only catalogue statement; a write inside it fails on the server."""
         with self._session(READ_ACCESS, f"read {name}") as session:
             return list(session.run(cypher.load(name), params))
 
-    def write(self, name: str, **params: Any) -> list[Record]:
+    def write(self, name: str, /, **params: Any) -> list[Record]:
         def work(tx: ManagedTransaction) -> list[Record]:
             return list(tx.run(cypher.statement(name), params))
 

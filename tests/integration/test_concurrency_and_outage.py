@@ -92,7 +92,7 @@ def test_eight_clients_retrieve_consistent_answers_during_an_ingest(
     for thread in threads:
         thread.start()
     try:
-        summary = ingest_records(_records(360, start=41), base.store, embedder, extractor, RULES,
+        summary = ingest_records(_records(240, start=41), base.store, embedder, extractor, RULES,
                                  batch_size=20, progress=False)
     finally:
         done.set()
@@ -100,7 +100,7 @@ def test_eight_clients_retrieve_consistent_answers_during_an_ingest(
             thread.join(timeout=300)
     seconds = time.perf_counter() - started
     assert not errors, errors[:3]
-    assert summary.documents == 360
+    assert summary.documents == 240
     assert all(n >= 5 for n in served)
 
     documents = {r["id"] for r in db.execute_query(
@@ -108,13 +108,13 @@ def test_eight_clients_retrieve_consistent_answers_during_an_ingest(
     edges = {(r["a"], r["b"], r["rule"]) for r in db.execute_query(
         "MATCH (a:Document)-[s:SUPERSEDES]->(b:Document) RETURN a.id AS a, b.id AS b, "
         "s.rule AS rule", database_=neo4j_target.database).records}
-    assert len(documents) == 400
+    assert len(documents) == 280
     returned = {doc for answer in answers for doc in answer}
     assert returned and returned <= documents
     # a hop runs from an older document to the newer one that supersedes it
     assert all((newer, older, rule) in edges for older, newer, rule in hops), \
         [h for h in hops if (h[1], h[0], h[2]) not in edges][:5]
-    record_figure("concurrency", clients=CLIENTS, queries=sum(served), batches=360 // 20,
+    record_figure("concurrency", clients=CLIENTS, queries=sum(served), batches=240 // 20,
                   documents=len(documents), hops_checked=len(hops), errors=len(errors),
                   seconds=round(seconds, 1))
 

@@ -103,6 +103,14 @@ def test_hostile_strings_through_read_entry_points_leave_the_graph_unchanged(
             assert "Traceback" not in out.output
             assert out.exit_code == (1 if args[0] == "explain" else 0), out.output
             calls += 1
+    base = ["--uri", neo4j_target.uri, "--user", neo4j_target.user,
+            "--password", neo4j_target.password]
+    for text in HOSTILE[:3]:
+        bad_db = runner.invoke(main, [*base, "--database", text, "retrieve", "lodash"])
+        assert bad_db.exit_code == 1 and "Traceback" not in bad_db.output, bad_db.output
+        bad_date = runner.invoke(main, _cli(neo4j_target, "retrieve", "lodash", "--as-of", text))
+        assert bad_date.exit_code == 2  # click refuses it before anything runs
+        calls += 2
     after = snapshot(car.driver, neo4j_target.database)
     assert after == before
     record_figure("injection_reads", strings=len(HOSTILE), calls=calls, nodes=after.nodes,
