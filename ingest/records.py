@@ -149,6 +149,11 @@ def _key(value: str, what: str) -> str:
     return value
 
 
+def _indexed(value: str | None, what: str) -> str | None:
+    """domain and kind are range-indexed, so they obey the key length limit."""
+    return None if value is None else _key(value, what)
+
+
 def _string(obj: Mapping[str, Any], key: str, required: bool = False) -> str | None:
     value = obj.get(key)
     if value is None:
@@ -232,8 +237,8 @@ def parse_record(obj: Any) -> DocumentRecord:
         id=_key(doc_id.strip(), "field 'id'"),
         text=text,
         title=_string(obj, "title") or "",
-        domain=_string(obj, "domain"),
-        kind=_string(obj, "kind"),
+        domain=_indexed(_string(obj, "domain"), "field 'domain'"),
+        kind=_indexed(_string(obj, "kind"), "field 'kind'"),
         published=parse_date(obj.get("published"), "published"),
         scope=_scope(obj.get("scope")),
         supersedes=_supersedes(obj.get("supersedes")),
