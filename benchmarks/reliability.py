@@ -179,21 +179,23 @@ def render(figures: dict[str, dict[str, Any]], outcomes: list[Outcome], commit: 
         "",
         "## 7. Concurrency and server loss",
         "",
-        f"- {f('concurrency', 'clients')} retrieval clients x {f('concurrency', 'queries')} "
-        f"queries served during an ingest of {f('concurrency', 'batches')} batches "
+        f"- {f('concurrency', 'clients')} retrieval clients (threads, own sessions) served "
+        f"{f('concurrency', 'queries')} queries in total during an ingest of "
+        f"{f('concurrency', 'batches')} batches "
         f"({f('concurrency', 'documents')} documents at the end) in "
         f"{f('concurrency', 'seconds')} s: {f('concurrency', 'errors')} errors; every returned "
         f"document and all {f('concurrency', 'hops_checked')} chain hops exist in the "
         "committed graph.",
-        f"- Server stopped after 2 of {f('outage_ingest', 'documents')} documents' batches: "
-        f"ServerUnavailableError naming the URI and `car-graph neo4j start` after "
-        f"{f('outage_ingest', 'seconds_to_error')} s (bounded retries of the idempotent "
-        f"batch); {f('outage_ingest', 'committed_before_stop')} documents committed, each with "
+        f"- Server stopped after the 2nd of {f('outage_ingest', 'batches')} batches "
+        f"({f('outage_ingest', 'documents')} documents): ServerUnavailableError naming the URI "
+        f"and `car-graph neo4j start` {f('outage_ingest', 'seconds_to_error')} s after the "
+        "server was gone (bounded retries of the idempotent batch); "
+        f"{f('outage_ingest', 'committed_before_stop')} documents committed, each with "
         "its scope link (whole batches only); the same ingest after a restart equals a clean "
         f"run: {f('outage_ingest', 'identical_to_clean_run')}.",
         f"- Server stopped while a client was querying ({f('outage_query', 'queries_before_stop')}"
-        f" queries before): ServerUnavailableError after {f('outage_query', 'seconds_to_error')}"
-        " s, no retry loop hiding the outage; the CLI prints the URI and the command, no "
+        f" queries before): ServerUnavailableError {f('outage_query', 'seconds_to_error')} s "
+        "after the stop began (the stop itself included), no retry loop hiding the outage; the CLI prints the URI and the command, no "
         f"traceback; answered after restart: {f('outage_query', 'answered_after_restart')}.",
         "",
         "## Checks run",

@@ -95,7 +95,7 @@ def test_hostile_strings_through_read_entry_points_leave_the_graph_unchanged(
     assert report.n == len(HOSTILE)
 
     runner = CliRunner()
-    for text in HOSTILE[:4]:
+    for text in HOSTILE[:2]:  # each CLI call loads the model: two strings keep CI time down
         for args in (["retrieve", text, "--json"], ["retrieve", "lodash", "--domain", text],
                      ["explain", text], ["eval", str(queries), "--domain", text,
                                          "--systems", "bm25"]):
@@ -105,7 +105,7 @@ def test_hostile_strings_through_read_entry_points_leave_the_graph_unchanged(
             calls += 1
     base = ["--uri", neo4j_target.uri, "--user", neo4j_target.user,
             "--password", neo4j_target.password]
-    for text in HOSTILE[:3]:
+    for text in HOSTILE[:2]:
         bad_db = runner.invoke(main, [*base, "--database", text, "retrieve", "lodash"])
         assert bad_db.exit_code == 1 and "Traceback" not in bad_db.output, bad_db.output
         bad_date = runner.invoke(main, _cli(neo4j_target, "retrieve", "lodash", "--as-of", text))
