@@ -2,13 +2,14 @@
 #   make demo   - install, provision + start Neo4j, ingest the bundled real-data sample, answer questions
 #   make test   - install, provision Neo4j, run the whole test suite against a real server
 # Heavy benchmarks are separate: make reproduce (writes docs/results.md).
+# make reliability runs the reliability checks and writes docs/reliability.md (a few minutes).
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install neo4j demo test reproduce clean
+.PHONY: install neo4j demo test reproduce reliability clean
 
 install: $(STAMP)
 
@@ -31,6 +32,9 @@ test: neo4j
 reproduce: neo4j
 	$(BIN)/car-graph neo4j start
 	$(BIN)/car-graph reproduce --raw ../shared/data/raw --out docs/results.md
+
+reliability: neo4j
+	$(BIN)/python -m car_graph.benchmarks.reliability --out docs/reliability.md
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

@@ -43,10 +43,11 @@ class CarClient:
         embedding_model: str | None = None,
         retrieval_settings: RetrievalSettings | None = None,
         owns_driver: bool = False,
+        uri: str | None = None,
     ) -> None:
         self.driver = driver
         self.database = database
-        self.store = GraphStore(driver, database)
+        self.store = GraphStore(driver, database, uri)
         self._embedder = embedder
         self._extractor = extractor
         self._embedding_model = embedding_model
@@ -55,15 +56,19 @@ class CarClient:
 
     @classmethod
     def from_env(cls, settings: Settings | None = None, **kwargs: Any) -> CarClient:
-        """Connect with NEO4J_URI/NEO4J_USER/NEO4J_PASSWORD, or the managed local server."""
-        from car_graph.connection import connect
+        """Connect with NEO4J_URI/NEO4J_USER/NEO4J_PASSWORD, or the managed local server.
+
+        The driver comes from connection.open_driver, with car-graph's notification policy."""
+        from car_graph.connection import open_driver, resolve_target
 
         settings = settings or Settings.from_env()
+        target = resolve_target(settings)
         return cls(
-            connect(settings),
+            open_driver(target),
             settings.database,
             embedding_model=settings.embedding_model,
             owns_driver=True,
+            uri=target.uri,
             **kwargs,
         )
 

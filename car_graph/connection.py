@@ -56,10 +56,33 @@ def resolve_target(settings: Settings) -> Target:
     return Target(uri, user, password, managed=True)
 
 
+# Which server notifications reach the user (the driver logs each one on "neo4j.notifications",
+# WARNING level, with the whole statement). Policy:
+# * UNRECOGNIZED is off: our statements deliberately read optional properties, labels and
+#   relationship types (in_cycle, unresolved, SUPERSEDES) that a fresh or cycle-free graph
+#   lacks; "property does not exist" on every retrieval says nothing a user can act on.
+# * Below WARNING is off: INFORMATION notices (performance hints such as a cartesian product,
+#   planner HINTs) are for whoever edits queries/*.cypher; they see them with EXPLAIN/PROFILE
+#   in Neo4j Browser or cypher-shell.
+# * Everything else at WARNING stays on and is logged: DEPRECATION (a statement will break on
+#   the next Neo4j), UNSUPPORTED, SECURITY, and the rest -- each is something to act on.
+NOTIFICATION_CONFIG: dict[str, object] = {
+    "notifications_min_severity": neo4j.NotificationMinimumSeverity.WARNING,
+    "notifications_disabled_classifications": [
+        neo4j.NotificationDisabledClassification.UNRECOGNIZED,
+    ],
+}
+
+
+def new_driver(uri: str, user: str, password: str, **config: object) -> neo4j.Driver:
+    """The one place car-graph creates drivers, so they all share the notification policy."""
+    return GraphDatabase.driver(uri, auth=(user, password), **{**NOTIFICATION_CONFIG, **config})
+
+
 def open_driver(target: Target, *, verify: bool = True) -> neo4j.Driver:
     """A driver for ``target``; with ``verify``, connection problems become ConfigError now
     rather than a stack trace at the first query."""
-    driver = GraphDatabase.driver(target.uri, auth=(target.user, target.password))
+    driver = new_driver(target.uri, target.user, target.password)
     if verify:
         try:
             driver.verify_connectivity()
@@ -68,7 +91,10 @@ def open_driver(target: Target, *, verify: bool = True) -> neo4j.Driver:
             raise ConfigError(f"Neo4j at {target.uri} rejected user {target.user!r}: {exc}") from exc
         except (DriverError, Neo4jError, OSError) as exc:
             driver.close()
-            raise ConfigError(f"cannot reach Neo4j at {target.uri}: {exc}") from exc
+            hint = ("start it with `car-graph neo4j start`" if target.managed else
+                    "start that server (car-graph's own local one: `car-graph neo4j start`) "
+                    "or fix NEO4J_URI")
+            raise ConfigError(f"cannot reach Neo4j at {target.uri}: {exc}; {hint}") from exc
     return driver
 
 

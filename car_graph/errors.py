@@ -3,6 +3,7 @@
 CarError
 ├── ConfigError              settings or connection details are missing or invalid
 ├── ServerError              the managed local Neo4j could not be installed, started or stopped
+├── ServerUnavailableError   the Neo4j server could not be reached or went away mid-operation
 ├── UnsafeTargetError        a destructive operation was aimed at a non-loopback server
 ├── UnknownQueryError        a Cypher statement name is not in the catalogue
 ├── SchemaMismatchError      the vector index disagrees with the embedding model
@@ -26,6 +27,22 @@ class ConfigError(CarError):
 
 class ServerError(CarError):
     """The managed local Neo4j server could not be installed, started or stopped."""
+
+
+class ServerUnavailableError(CarError):
+    """Neo4j could not be reached, or went away in the middle of an operation."""
+
+    def __init__(self, uri: str, what: str, detail: str) -> None:
+        super().__init__(uri, what, detail)
+        self.uri, self.what, self.detail = uri, what, detail
+
+    def __str__(self) -> str:
+        return (
+            f"Neo4j at {self.uri} is unreachable ({self.what}: {self.detail}). Writes are whole "
+            "transactions, so nothing is half-written. If it is car-graph's managed server, "
+            "start it with `car-graph neo4j start`; otherwise start your server or fix "
+            "NEO4J_URI, then run the command again (ingest is idempotent)."
+        )
 
 
 class UnsafeTargetError(CarError):

@@ -22,6 +22,7 @@ import neo4j
 from car_graph import cypher
 from car_graph.connection import ensure_local_target, wipe_database
 from car_graph.errors import SchemaMismatchError
+from car_graph.store import GraphStore
 
 VECTOR_INDEX = "document_embedding"
 AWAIT_INDEXES_SECONDS = 300
@@ -130,9 +131,7 @@ def apply(driver: neo4j.Driver, database: str, dimensions: int) -> SchemaReport:
 
 def check_vector_index(driver: neo4j.Driver, database: str, dimensions: int) -> int | None:
     """The existing vector index's dimension (None if absent); SchemaMismatchError if it differs."""
-    records = driver.execute_query(
-        cypher.load("show_vector_index"), {"name": VECTOR_INDEX}, database_=database
-    ).records
+    records = GraphStore(driver, database).read("show_vector_index", name=VECTOR_INDEX)
     if not records:
         return None
     found = records[0]["dimensions"]
@@ -144,8 +143,9 @@ def check_vector_index(driver: neo4j.Driver, database: str, dimensions: int) -> 
 
 def describe(driver: neo4j.Driver, database: str) -> list[SchemaObject]:
     """Every constraint, then every index, sorted by name within each kind."""
-    constraints = driver.execute_query(cypher.load("show_constraints"), database_=database).records
-    indexes = driver.execute_query(cypher.load("show_indexes"), database_=database).records
+    store = GraphStore(driver, database)  # read transactions: a catalogue read cannot write
+    constraints = store.read("show_constraints")
+    indexes = store.read("show_indexes")
     objects = [
         SchemaObject("constraint", r["name"], r["type"], r["entity_type"], tuple(r["labels"] or ()),
                      tuple(r["properties"] or ()), dict(r["options"] or {}), r["owned_index"])

@@ -1,43 +1,99 @@
-"""The Neo4j side of car-graph: every read and write goes through a catalogue statement."""
+"""The Neo4j side of car-graph: every read and write goes through a catalogue statement.
+
+Access modes: ``read`` runs its statement in a READ session as one auto-commit transaction, so
+the server itself refuses a write reached through a read path (retrieval, explain, analyst
+statements), and an outage surfaces at once instead of behind the driver's 30 s of retries.
+``write_batch`` is the one place that retries (tenacity, a few seconds): its statements are
+idempotent MERGEs in one transaction, so replaying a batch whose commit was lost is harmless.
+Losing the server becomes ServerUnavailableError, which names the URI and what to do.
+"""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from neo4j import READ_ACCESS, Driver, ManagedTransaction, Record, RoutingControl
+from neo4j import READ_ACCESS, WRITE_ACCESS, Driver, ManagedTransaction, Record, Session
+from neo4j.exceptions import Neo4jError, ServiceUnavailable, SessionExpired, TransientError
+from tenacity import (
+    before_sleep_log,
+    retry,
+    retry_if_exception_type,
+    stop_after_attempt,
+    stop_after_delay,
+    wait_exponential,
+)
 
 from car_graph import cypher
+from car_graph.errors import ServerUnavailableError
 
 logger = logging.getLogger(__name__)
+
 T = TypeVar("T")
+# Raised by the driver when the server went away or is restarting: worth a bounded retry for
+# idempotent batches, and a ServerUnavailableError for everything else.
+CONNECTION_LOST = (ServiceUnavailable, SessionExpired)
+BATCH_ATTEMPTS = 4
+BATCH_RETRY_SECONDS = 15.0
+BATCH_WAIT = wait_exponential(multiplier=0.5, max=4)  # 0.5 s, 1 s, 2 s between attempts
+
+
+def _is_database_unavailable(exc: Neo4jError) -> bool:
+    return (exc.code or "").endswith("DatabaseUnavailable")
 
 
 class GraphStore:
-    """Runs the catalogue's statements against one database. The driver is owned by the caller."""
+    """Runs the catalogue's statements against one database. The driver is owned by the caller.
 
-    def __init__(self, driver: Driver, database: str | None = None) -> None:
+    ``uri`` only names the server in error messages.
+    """
+
+    def __init__(self, driver: Driver, database: str | None = None, uri: str | None = None) -> None:
         self.driver = driver
         self.database = database
+        self.uri = uri
+
+    @contextmanager
+    def _session(self, access_mode: str, what: str) -> Iterator[Session]:
+        try:
+            # The driver's execute_query bookmark manager, so a read sees every write made
+            # before it, here or through execute_query, on a cluster as on a single server.
+            with self.driver.session(
+                database=self.database, default_access_mode=access_mode,
+                bookmark_manager=self.driver.execute_query_bookmark_manager,
+            ) as s:
+                yield s
+        except CONNECTION_LOST as exc:
+            raise self.unavailable(exc, what) from exc
+        except Neo4jError as exc:
+            if _is_database_unavailable(exc):
+                raise self.unavailable(exc, what) from exc
+            raise
+
+    def unavailable(self, exc: Exception, what: str) -> ServerUnavailableError:
+        return ServerUnavailableError(self.uri or "the configured Neo4j server", what, str(exc))
 
     # -- reads ---------------------------------------------------------------------------------
-    def read(self, name: str, **params: Any) -> list[Record]:
-        records, _, _ = self.driver.execute_query(
-            cypher.load(name), params, database_=self.database, routing_=RoutingControl.READ
-        )
-        return records
+    # Positional-only statement name: a statement may itself take a $name parameter.
+    def read(self, name: str, /, **params: Any) -> list[Record]:
+        """The rows of a read-only catalogue statement; a write inside it fails on the server."""
+        with self._session(READ_ACCESS, f"read {name}") as session:
+            return list(session.run(cypher.load(name), params))
 
     def in_read_transaction(self, work: Callable[[ManagedTransaction], T]) -> T:
-        """Run several catalogue statements in one read transaction (one consistent snapshot)."""
-        with self.driver.session(database=self.database, default_access_mode=READ_ACCESS) as session:
+        """Several catalogue statements in one read transaction (one consistent snapshot); a
+        write inside fails on the server."""
+        with self._session(READ_ACCESS, "read") as session:
             return session.execute_read(work)
 
-    def write(self, name: str, **params: Any) -> list[Record]:
-        records, _, _ = self.driver.execute_query(
-            cypher.load(name), params, database_=self.database, routing_=RoutingControl.WRITE
-        )
-        return records
+    def write(self, name: str, /, **params: Any) -> list[Record]:
+        def work(tx: ManagedTransaction) -> list[Record]:
+            return list(tx.run(cypher.statement(name), params))
+
+        with self._session(WRITE_ACCESS, f"write {name}") as session:
+            return session.execute_write(work)
 
     # -- ingestion -----------------------------------------------------------------------------
     def write_batch(
@@ -49,21 +105,27 @@ class GraphStore:
         replace: Sequence[str] = (),
     ) -> None:
         """One transaction per batch: documents, their scope, identifier and mention links.
-        ``replace``: ids whose old links and edges go first (they are written again)."""
+        ``replace``: ids whose old links and edges go first (they are written again).
 
-        def work(tx: ManagedTransaction) -> None:
-            if replace:
-                tx.run(cypher.statement("unlink_documents"), ids=list(replace)).consume()
-            tx.run(cypher.statement("upsert_documents"), rows=list(documents)).consume()
-            if scope:
-                tx.run(cypher.statement("link_scope"), rows=list(scope)).consume()
-            if identifiers:
-                tx.run(cypher.statement("link_identifiers"), rows=list(identifiers)).consume()
-            if mentions:
-                tx.run(cypher.statement("link_mentions"), rows=list(mentions)).consume()
+        Either the whole batch commits or none of it; a lost connection is retried for a few
+        seconds (the statements are MERGEs, so a replay changes nothing), then reported.
+        """
 
-        with self.driver.session(database=self.database) as session:
-            session.execute_write(work)
+        def work(session: Session) -> None:
+            with session.begin_transaction() as tx:
+                if replace:
+                    tx.run(cypher.statement("unlink_documents"), ids=list(replace)).consume()
+                tx.run(cypher.statement("upsert_documents"), rows=list(documents)).consume()
+                if scope:
+                    tx.run(cypher.statement("link_scope"), rows=list(scope)).consume()
+                if identifiers:
+                    tx.run(cypher.statement("link_identifiers"), rows=list(identifiers)).consume()
+                if mentions:
+                    tx.run(cypher.statement("link_mentions"), rows=list(mentions)).consume()
+                tx.commit()
+
+        with self._session(WRITE_ACCESS, f"write a batch of {len(documents)} documents") as s:
+            _retrying_idempotent(lambda: work(s))
 
     def counts(self) -> dict[str, int]:
         record = self.read("count_graph")[0]
@@ -71,3 +133,15 @@ class GraphStore:
 
     def edges_by_rule(self) -> dict[str, int]:
         return {r["rule"]: int(r["edges"]) for r in self.read("count_edges_by_rule")}
+
+
+def _retrying_idempotent(call: Callable[[], T]) -> T:
+    """Run an idempotent write again after a lost connection or a transient server error."""
+    retrying = retry(
+        retry=retry_if_exception_type((*CONNECTION_LOST, TransientError)),
+        stop=stop_after_attempt(BATCH_ATTEMPTS) | stop_after_delay(BATCH_RETRY_SECONDS),
+        wait=BATCH_WAIT,
+        before_sleep=before_sleep_log(logger, logging.INFO),
+        reraise=True,
+    )
+    return retrying(call)()

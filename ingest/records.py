@@ -8,7 +8,11 @@ One JSON object per line::
      "attributes"?: {...}}
 
 Unknown top-level fields are kept as attributes. A malformed line is reported with its file and
-line number and skipped; every valid line is still loaded.
+line number and skipped; every valid line is still loaded. Lines are read as bytes and decoded one
+by one, so invalid UTF-8 costs only its own line. A record is rejected here, before anything is
+written, whenever Neo4j could not store it (ids too long for an index key, integers beyond 64
+bits, unpaired surrogates, NUL characters): a batch is one transaction, and one unstorable record
+must not abort the valid records of its batch.
 """
 
 from __future__ import annotations
@@ -28,6 +32,12 @@ KNOWN_FIELDS = frozenset(
 )
 # Attribute and entity-type names become property names / values matched in Cypher; keep them plain.
 NAME_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# Limits on what one record may hold. Ids and scope keys are index keys (Neo4j's range index
+# refuses keys over ~8 KB); a line over MAX_LINE_BYTES is almost certainly a broken export.
+MAX_LINE_BYTES = 4 * 2**20
+MAX_KEY_CHARS = 1024
+MAX_NESTING = 32
+INT64 = (-(2**63), 2**63 - 1)
 
 
 @dataclass(frozen=True)
@@ -94,6 +104,7 @@ def report_problem(
 
 
 def parse_date(value: Any, what: str) -> date | None:
+    """None or '' -> None; 'YYYY-MM-DD...' -> date; anything else raises ValueError."""
     if value is None or value == "":
         return None
     if not isinstance(value, str):
@@ -101,7 +112,46 @@ def parse_date(value: Any, what: str) -> date | None:
     try:
         return date.fromisoformat(value[:10])
     except ValueError as e:
-        raise ValueError(f"{what} is not a date (YYYY-MM-DD): {value!r}") from e
+        raise ValueError(f"{what} is not a date (YYYY-MM-DD): {value[:40]!r}") from e
+
+
+def _check_storable(value: Any, where: str, depth: int = 0) -> None:
+    """Raise ValueError for what Neo4j or its driver cannot take (see the module docstring)."""
+    if depth > MAX_NESTING:
+        raise ValueError(f"{where} is nested deeper than {MAX_NESTING} levels")
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise ValueError(f"{where} contains a NUL character")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise ValueError(f"{where} contains an unpaired surrogate ({e.reason})") from e
+    elif isinstance(value, bool) or value is None:
+        return
+    elif isinstance(value, int):
+        if not INT64[0] <= value <= INT64[1]:
+            raise ValueError(f"{where} is an integer beyond 64 bits")
+    elif isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError(f"{where} is not a finite number")
+    elif isinstance(value, list):
+        for item in value:
+            _check_storable(item, where, depth + 1)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_storable(key, f"{where} key", depth + 1)
+            _check_storable(item, f"{where}.{key}"[:80], depth + 1)
+
+
+def _key(value: str, what: str) -> str:
+    if len(value) > MAX_KEY_CHARS:
+        raise ValueError(f"{what} is {len(value)} characters long (at most {MAX_KEY_CHARS})")
+    return value
+
+
+def _indexed(value: str | None, what: str) -> str | None:
+    """domain and kind are range-indexed, so they obey the key length limit."""
+    return None if value is None else _key(value, what)
 
 
 def _string(obj: Mapping[str, Any], key: str, required: bool = False) -> str | None:
@@ -129,7 +179,7 @@ def _scope(value: Any) -> dict[str, tuple[str, ...]]:
         keys = [keys] if isinstance(keys, str) else keys
         if not isinstance(keys, list) or not all(isinstance(k, str) and k.strip() for k in keys):
             raise ValueError(f"scope {etype!r} must be a non-empty string or a list of them")
-        scope[etype] = tuple(dict.fromkeys(k.strip() for k in keys))
+        scope[etype] = tuple(dict.fromkeys(_key(k.strip(), f"scope {etype!r} key") for k in keys))
     return scope
 
 
@@ -141,7 +191,7 @@ def _supersedes(value: Any) -> tuple[SupersedesRef, ...]:
     refs = []
     for item in value:
         if isinstance(item, str) and item:
-            refs.append(SupersedesRef(item))
+            refs.append(SupersedesRef(_key(item, "supersedes id")))
         elif isinstance(item, dict) and isinstance(item.get("id"), str) and item["id"]:
             partial = item.get("partial", False)
             if not isinstance(partial, bool):
@@ -151,7 +201,7 @@ def _supersedes(value: Any) -> tuple[SupersedesRef, ...]:
                 raise ValueError("'supersedes[].evidence' must be a string")
             refs.append(
                 SupersedesRef(
-                    item["id"],
+                    _key(item["id"], "supersedes id"),
                     parse_date(item.get("effective"), "supersedes[].effective"),
                     evidence,
                     partial,
@@ -163,10 +213,13 @@ def _supersedes(value: Any) -> tuple[SupersedesRef, ...]:
 
 
 def parse_record(obj: Any) -> DocumentRecord:
-    """One JSON object -> DocumentRecord; raises ValueError with the reason."""
+    """One JSON object -> DocumentRecord; raises ValueError with the reason, nothing else."""
     if not isinstance(obj, dict):
         raise ValueError(f"a line must hold a JSON object, got {type(obj).__name__}")
-    attributes = obj.get("attributes") or {}
+    _check_storable(obj, "record")
+    attributes = obj.get("attributes")
+    if attributes is None:
+        attributes = {}
     if not isinstance(attributes, dict):
         raise ValueError("field 'attributes' must be an object")
     extra = {k: v for k, v in obj.items() if k not in KNOWN_FIELDS}
@@ -177,12 +230,15 @@ def parse_record(obj: Any) -> DocumentRecord:
     doc_id = _string(obj, "id", required=True)
     text = _string(obj, "text", required=True)
     assert doc_id is not None and text is not None
+    withdrawn = attributes.get("withdrawn")
+    if isinstance(withdrawn, str):
+        parse_date(withdrawn, "attributes.withdrawn")  # the pipeline stores it as a date
     return DocumentRecord(
-        id=doc_id.strip(),
+        id=_key(doc_id.strip(), "field 'id'"),
         text=text,
         title=_string(obj, "title") or "",
-        domain=_string(obj, "domain"),
-        kind=_string(obj, "kind"),
+        domain=_indexed(_string(obj, "domain"), "field 'domain'"),
+        kind=_indexed(_string(obj, "kind"), "field 'kind'"),
         published=parse_date(obj.get("published"), "published"),
         scope=_scope(obj.get("scope")),
         supersedes=_supersedes(obj.get("supersedes")),
@@ -198,27 +254,76 @@ def read_jsonl(
     A bad line is appended to ``problems`` (file, line, reason) and skipped; with ``problems``
     None the first bad line raises IngestError instead.
     """
-    with open(path, encoding="utf-8") as handle:
-        yield from parse_lines(handle, str(path), problems)
+    with open(path, "rb") as handle:
+        yield from parse_lines(_bounded_lines(handle), str(path), problems)
+
+
+@dataclass(frozen=True)
+class OversizedLine:
+    """Stands for a line longer than MAX_LINE_BYTES; holds only its length, not its bytes."""
+
+    size: int
+
+
+def _bounded_lines(handle: Any) -> Iterator[bytes | OversizedLine]:
+    """The file's lines as bytes, never holding more than MAX_LINE_BYTES of one line in memory."""
+    while True:
+        line = handle.readline(MAX_LINE_BYTES + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+            size = len(line)
+            while line and not line.endswith(b"\n"):  # skip the rest of the oversized line
+                line = handle.readline(MAX_LINE_BYTES)
+                size += len(line)
+            yield OversizedLine(size)
+            continue
+        yield line
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"invalid JSON: {name} is not a JSON number")
+
+
+def decode_line(line: str | bytes | OversizedLine) -> Any:
+    """One line -> its JSON value; ValueError (with the reason) for anything that is not."""
+    if isinstance(line, OversizedLine):
+        raise ValueError(f"line is {line.size:,} bytes long (at most {MAX_LINE_BYTES:,})")
+    if isinstance(line, bytes):
+        if len(line) > MAX_LINE_BYTES:
+            raise ValueError(f"line is {len(line):,} bytes long (at most {MAX_LINE_BYTES:,})")
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ValueError(f"invalid UTF-8 at byte {e.start}: {e.reason}") from e
+    try:
+        return json.loads(line, parse_constant=_reject_constant)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"invalid JSON: {e.msg} (column {e.colno})") from e
+    except RecursionError as e:
+        raise ValueError(f"invalid JSON: nested too deeply (at most {MAX_NESTING} levels)") from e
 
 
 def parse_lines(
-    lines: Iterable[str], source: str, problems: list[InputProblem] | None = None
+    lines: Iterable[str | bytes | OversizedLine], source: str,
+    problems: list[InputProblem] | None = None,
 ) -> Iterator[DocumentRecord]:
-    seen: set[str] = set()
+    """Records of JSON Lines given as str or bytes (bytes are decoded per line)."""
+    seen: dict[str, int] = {}
     for number, line in enumerate(lines, start=1):
-        if not line.strip():
+        if not isinstance(line, OversizedLine) and not line.strip():
             continue
         try:
-            record = parse_record(json.loads(line))
+            record = parse_record(decode_line(line))
             if record.id in seen:
-                raise ValueError(f"duplicate id {record.id!r} in this file")
-            seen.add(record.id)
-        except (json.JSONDecodeError, ValueError) as e:
-            reason = f"invalid JSON: {e.msg}" if isinstance(e, json.JSONDecodeError) else str(e)
+                raise ValueError(
+                    f"duplicate id {record.id!r} in this file (line {seen[record.id]} was kept)"
+                )
+            seen[record.id] = number
+        except ValueError as e:
             if problems is None:
-                raise IngestError(source, number, reason) from e
-            problems.append(InputProblem(source, number, reason))
+                raise IngestError(source, number, str(e)) from e
+            problems.append(InputProblem(source, number, str(e)))
             continue
         yield record
 

@@ -348,6 +348,8 @@ def domain_from_mapping(data: Any, source: str) -> Domain | None:
     if not isinstance(names, list):
         raise RulesError(source, "'names' must be a list")
     if isinstance(attributes, list):
+        if not all(isinstance(a, str) for a in attributes):
+            raise RulesError(source, "'identifier_attributes' as a list holds attribute names")
         attributes = {a: None for a in attributes}
     if not isinstance(attributes, Mapping):
         raise RulesError(source, "'identifier_attributes' must be a list or a mapping attribute -> type")

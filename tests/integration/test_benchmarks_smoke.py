@@ -72,8 +72,12 @@ def test_retrieve_json_carries_chain_and_status(db, neo4j_target, tmp_path: Path
     )
     runner = CliRunner()  # click >= 8.2: .output mixes stdout and stderr, .stdout is pure
     ingest = runner.invoke(main, _cli(neo4j_target, "ingest", str(docs), "--no-progress"))
-    assert ingest.exit_code == 1  # one bad line: reported, and the two valid ones still loaded
+    # one bad line: reported, the two valid ones loaded, and only --strict makes it an error
+    assert ingest.exit_code == 0, ingest.output
     assert f"{docs}:3: field 'text' must be a string" in ingest.output
+    strict = runner.invoke(main, _cli(neo4j_target, "ingest", str(docs), "--no-progress", "--strict"))
+    assert strict.exit_code == 1
+    assert f"{docs}:3: field 'text' must be a string" in strict.output
 
     out = runner.invoke(main, _cli(neo4j_target, "retrieve", "river navigation tolls", "-k", "2", "--json"))
     assert out.exit_code == 0, out.output

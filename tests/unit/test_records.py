@@ -62,7 +62,7 @@ def test_strict_reading_raises_on_the_first_bad_line(tmp_path: Path) -> None:
     path.write_text('{"id": "a", "text": "t"}\n\n{"id": "a", "text": "again"}\n')
     with pytest.raises(IngestError) as caught:
         list(read_jsonl(path))
-    assert str(caught.value) == f"{path}:3: duplicate id 'a' in this file"
+    assert str(caught.value) == f"{path}:3: duplicate id 'a' in this file (line 1 was kept)"
 
 
 def test_write_then_read_is_lossless(tmp_path: Path) -> None:

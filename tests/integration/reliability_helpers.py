@@ -1,0 +1,96 @@
+"""Shared by the reliability tests: a deterministic embedder, graph snapshots, figure recording."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import neo4j
+
+DIMENSIONS = 384
+
+
+class HashEmbedder:
+    """Bag of hashed words, L2-normalised: deterministic, fast, and good enough to rank a word
+    overlap first. For tests where the embedding model is not what is being tested."""
+
+    model_name = "hash-embedder (tests)"
+    dimensions = DIMENSIONS
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        return [self.embed_query(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        vector = [0.0] * DIMENSIONS
+        for word in re.findall(r"\w+", text.lower()):
+            digest = hashlib.blake2b(word.encode("utf-8", "replace"), digest_size=4).digest()
+            vector[int.from_bytes(digest, "big") % DIMENSIONS] += 1.0
+        norm = math.sqrt(sum(v * v for v in vector)) or 1.0
+        if norm == 1.0 and not any(vector):
+            vector[0] = 1.0
+        return [v / norm for v in vector]
+
+
+@dataclass(frozen=True)
+class GraphSnapshot:
+    """Every node (labels, properties) and relationship (type, ends, properties) of a database."""
+
+    nodes: int
+    relationships: int
+    digest: str
+    node_rows: tuple[str, ...]
+    relationship_rows: tuple[str, ...]
+
+
+def _stable(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return [_stable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _stable(v) for k, v in sorted(value.items())}
+    if isinstance(value, float):
+        return round(value, 6)
+    if isinstance(value, (str, int, bool)) or value is None:
+        return value
+    return str(value)  # neo4j dates and the like
+
+
+def _node_key(labels: list[str], props: dict[str, Any]) -> str:
+    ident = props.get("id") if "id" in props else (props.get("type"), props.get("key"))
+    return json.dumps([sorted(labels), _stable(ident)], sort_keys=True)
+
+
+def snapshot(driver: neo4j.Driver, database: str | None = None,
+             with_properties: bool = True) -> GraphSnapshot:
+    """A full export, independent of internal ids, and its SHA-256."""
+    # Test-only export statements: fixed text, no input in them.
+    nodes, _, _ = driver.execute_query(
+        "MATCH (n) RETURN labels(n) AS labels, properties(n) AS props",
+        database_=database, routing_=neo4j.RoutingControl.READ)
+    rels, _, _ = driver.execute_query(
+        "MATCH (a)-[r]->(b) RETURN type(r) AS type, labels(a) AS al, properties(a) AS ap, "
+        "labels(b) AS bl, properties(b) AS bp, properties(r) AS props",
+        database_=database, routing_=neo4j.RoutingControl.READ)
+    node_rows = sorted(
+        json.dumps([_node_key(r["labels"], r["props"]),
+                    _stable(r["props"]) if with_properties else None], sort_keys=True)
+        for r in nodes)
+    rel_rows = sorted(
+        json.dumps([r["type"], _node_key(r["al"], r["ap"]), _node_key(r["bl"], r["bp"]),
+                    _stable(r["props"]) if with_properties else None], sort_keys=True)
+        for r in rels)
+    digest = hashlib.sha256("\n".join([*node_rows, "--", *rel_rows]).encode()).hexdigest()
+    return GraphSnapshot(len(node_rows), len(rel_rows), digest, tuple(node_rows), tuple(rel_rows))
+
+
+def record_figure(item: str, **figures: Any) -> None:
+    """Append measured figures for docs/reliability.md (only when the generator asks for them)."""
+    path = os.environ.get("CAR_RELIABILITY_FIGURES")
+    if path:
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps({"item": item, **figures}, default=str) + "\n")
