@@ -32,6 +32,7 @@ from car_graph.ingest.sources import FORMATS
 from car_graph.local_server import LocalNeo4j, ServerStatus
 from car_graph.settings import Settings
 from car_graph.types import Retrieval
+from car_graph.verdict import Verdict
 
 
 @dataclass(frozen=True)
@@ -303,6 +304,48 @@ def retrieve(state: CliState, question: str, k: int, as_of: datetime | None, dom
         _echo_json(_retrieval_json(retrieval))
     else:
         click.echo(render_retrieval(retrieval))
+
+
+def render_verdict(verdict: Verdict) -> str:
+    """The verdict line, then each controlling document with the chain and evidence to it."""
+    lines = [f"{verdict.kind.value.upper().replace('_', ' ')}: {verdict.summary}"]
+    for result in verdict.controlling:
+        if result.doc_id == verdict.subject_id:
+            continue
+        lines.append(f"  controlling: {result.doc_id} [{result.status}] {result.title}")
+        for hop in result.chain:
+            when = f" on {hop.effective}" if hop.effective else ""
+            part = " (in part)" if hop.partial else ""
+            lines.append(f"    {hop.from_id} -> {hop.to_id} via {hop.rule}{when}{part}")
+            if hop.evidence:
+                lines.append(f"      evidence: {hop.evidence}")
+    lines.extend(f"  note: {note}" for note in verdict.notes)
+    if verdict.ambiguous_scopes:
+        lines.append("  note: scope holds several chains (kappa > 1): " + ", ".join(verdict.ambiguous_scopes))
+    return "\n".join(lines)
+
+
+@main.command("ask")
+@click.argument("question")
+@as_of_option
+@click.option("-k", type=click.IntRange(1, 100), default=5, show_default=True,
+              help="Results retrieved before the verdict is decided.")
+@click.option("--domain", help="Only documents of this domain.")
+@click.option("--context", "show_context", is_flag=True,
+              help="Print the prompt-ready context block (verdict + numbered sources) instead.")
+@json_option
+@pass_state
+def ask(state: CliState, question: str, as_of: datetime | None, k: int, domain: str | None,
+        show_context: bool, as_json: bool) -> None:
+    """Is what QUESTION asks about still in force? A verdict with the chain and evidence."""
+    with state.driver() as driver, _client(state, driver) as car:
+        verdict = car.answer(question, as_of=_day(as_of), k=k, domain=domain)
+    if as_json:
+        _echo_json(verdict.to_json())
+    elif show_context:
+        click.echo(verdict.context())
+    else:
+        click.echo(render_verdict(verdict))
 
 
 @main.command("explain")

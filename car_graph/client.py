@@ -9,7 +9,7 @@ The driver is created at the edge (``from_env``) or passed in; models load on fi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import date
 from pathlib import Path
 from types import TracebackType
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from car_graph.ingest.rules import Rule
     from car_graph.retrieval import Retrieval, Retriever, RetrievalSettings
     from car_graph.types import Explanation, Result
+    from car_graph.verdict import Verdict
 
 
 class CarClient:
@@ -138,6 +139,31 @@ class CarClient:
 
     def explain(self, doc_id: str, as_of: date | None = None) -> Explanation:
         return self.retriever.explain(doc_id, as_of)
+
+    def answer(
+        self, question: str, as_of: date | None = None, *, k: int = 5, domain: str | None = None,
+        llm: Callable[[str], str] | None = None,
+    ) -> Verdict:
+        """Is the document the question is about in force, and if not, what controls it?
+
+        Deterministic: retrieval, then the subject's closure (``explain``) as of ``as_of``. With
+        ``llm`` (a function prompt -> text) the verdict also carries the model's answer to
+        ``verdict.prompt()``; car-graph never calls a model on its own.
+        """
+        from car_graph.verdict import decide, subject_of, with_llm
+
+        retrieval = self.retrieve_report(question, k=k, as_of=as_of, domain=domain)
+        subject = subject_of(retrieval)
+        explanation = self.explain(subject, as_of=as_of) if subject is not None else None
+        verdict = decide(retrieval, explanation)
+        return with_llm(verdict, llm) if llm is not None else verdict
+
+    def context(
+        self, question: str, as_of: date | None = None, *, k: int = 5, domain: str | None = None,
+        limit: int | None = 8,
+    ) -> str:
+        """The prompt-ready context block for ``question``: ``answer(...).context()``."""
+        return self.answer(question, as_of, k=k, domain=domain).context(limit)
 
     def evaluate(
         self, queries_path: Path, k: int = 5, systems: Sequence[str] | None = None,
