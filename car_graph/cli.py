@@ -12,6 +12,8 @@ Conventions, so new commands stay uniform:
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import logging
 from dataclasses import asdict, dataclass
@@ -31,6 +33,7 @@ from car_graph.evaluation import DEFAULT_SYSTEMS
 from car_graph.ingest.sources import FORMATS
 from car_graph.local_server import LocalNeo4j, ServerStatus
 from car_graph.settings import Settings
+from car_graph.analyst import QueryResult
 from car_graph.types import Retrieval
 from car_graph.verdict import Verdict
 
@@ -372,6 +375,59 @@ def explain(state: CliState, doc_id: str, as_of: datetime | None, as_json: bool)
     for result in explanation.controlling:
         path = " -> ".join([doc_id, *[h.to_id for h in result.chain]])
         click.echo(f"  controlling: {result.doc_id} [{result.status}]  ({path})")
+
+
+def _query_records(result: QueryResult) -> str:
+    """Rows as records (one "column: value" line each): analyst rows hold lists and evidence
+    text that no terminal-wide table shows whole."""
+    from car_graph.analyst import cell
+
+    width = max((len(c) for c in result.columns), default=0)
+    lines = [f"{result.name}: {len(result.rows)} row(s)"]
+    for number, row in enumerate(result.rows, start=1):
+        lines.append(f"-- row {number}")
+        lines.extend(f"{column:<{width}}  {cell(row[column])}" for column in result.columns)
+    return "\n".join(lines)
+
+
+@main.command("query")
+@click.argument("name", required=False)
+@click.option("--param", "-p", "assignments", multiple=True, metavar="NAME=VALUE",
+              help="A parameter; VALUE is JSON when it parses (10, null, [..], \"text\"), else text.")
+@click.option("--embed", "embeds", multiple=True, metavar="NAME=TEXT",
+              help="Bind NAME to the embedding of TEXT (stale_crowding's $embedding).")
+@click.option("--list", "list_queries", is_flag=True, help="List the analyst queries and their parameters.")
+@click.option("--csv", "as_csv", is_flag=True, help="Print CSV (nested values as JSON).")
+@json_option
+@pass_state
+def query(state: CliState, name: str | None, assignments: tuple[str, ...], embeds: tuple[str, ...],
+          list_queries: bool, as_csv: bool, as_json: bool) -> None:
+    """Run an analyst query (queries/analyst/NAME.cypher) in a READ transaction."""
+    from car_graph import analyst, cypher
+
+    if list_queries or not name:
+        for full in cypher.analyst_names():
+            params = ", ".join(f"${p.name}{'?' if p.optional else ''}"
+                               for p in cypher.declared_parameters(full).values())
+            purpose = cypher.purpose(full)
+            click.echo(f"{full.split('/', 1)[1]:<24} {params}\n    {purpose}")
+        return
+    params = dict(analyst.parse_param(a) for a in assignments)
+    with state.driver() as driver, _client(state, driver) as car:
+        for key, text in (analyst.parse_param(e) for e in embeds):
+            params[key] = car.embedder.embed_query(str(text))
+        result = car.query(name, **params)
+    if as_json:
+        _echo_json(result.to_json())
+    elif as_csv:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(result.columns)
+        for row in result.rows:
+            writer.writerow([analyst.cell(row[c]) for c in result.columns])
+        click.echo(out.getvalue(), nl=False)
+    else:
+        click.echo(_query_records(result))
 
 
 @main.command("eval")

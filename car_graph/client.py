@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from car_graph.ingest.rules import Rule
     from car_graph.retrieval import Retrieval, Retriever, RetrievalSettings
     from car_graph.types import Explanation, Result
+    from car_graph.analyst import QueryResult
     from car_graph.verdict import Verdict
 
 
@@ -164,6 +165,12 @@ class CarClient:
     ) -> str:
         """The prompt-ready context block for ``question``: ``answer(...).context()``."""
         return self.answer(question, as_of, k=k, domain=domain).context(limit)
+
+    def query(self, name: str, **params: Any) -> QueryResult:
+        """Run an analyst query (``queries/analyst/NAME.cypher``) in a READ transaction."""
+        from car_graph import analyst
+
+        return analyst.run_query(self.driver, self.database, name, params)
 
     def evaluate(
         self, queries_path: Path, k: int = 5, systems: Sequence[str] | None = None,

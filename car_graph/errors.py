@@ -5,6 +5,7 @@ CarError
 ├── ServerError              the managed local Neo4j could not be installed, started or stopped
 ├── UnsafeTargetError        a destructive operation was aimed at a non-loopback server
 ├── UnknownQueryError        a Cypher statement name is not in the catalogue
+├── QueryParameterError      an analyst query got an unknown parameter or lacks a required one
 ├── SchemaMismatchError      the vector index disagrees with the embedding model
 ├── IngestError              an input record is malformed (file, line, reason)
 ├── RulesError               a supersession rules file is invalid
@@ -33,12 +34,18 @@ class UnsafeTargetError(CarError):
 
 
 class UnknownQueryError(CarError, KeyError):
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, suggestions: tuple[str, ...] = ()) -> None:
         super().__init__(name)
         self.name = name
+        self.suggestions = suggestions
 
     def __str__(self) -> str:
-        return f"no Cypher statement named {self.name!r} in the catalogue"
+        hint = f"; nearest: {', '.join(self.suggestions)}" if self.suggestions else ""
+        return f"no Cypher statement named {self.name!r} in the catalogue{hint}"
+
+
+class QueryParameterError(CarError):
+    """An analyst query got an unknown parameter or lacks a required one."""
 
 
 class SchemaMismatchError(CarError):
