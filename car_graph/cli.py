@@ -430,6 +430,42 @@ def query(state: CliState, name: str | None, assignments: tuple[str, ...], embed
         click.echo(_query_records(result))
 
 
+@main.command("browser")
+@click.argument("doc_id", required=False)
+@click.option("--question", help="Show the chain of the document this question is about (its verdict's subject).")
+@as_of_option
+@click.option("--open", "open_browser", is_flag=True, help="Also open Browser in the default web browser.")
+@click.option("--http-url", help="Browser's server address for --uri servers (default: the Bolt host, port 7474).")
+@click.option("--labels/--no-labels", default=True, show_default=True,
+              help="Refresh the status labels the style colours (a write: labels only).")
+@pass_state
+def browser(state: CliState, doc_id: str | None, question: str | None, as_of: datetime | None,
+            open_browser: bool, http_url: str | None, labels: bool) -> None:
+    """Print what to paste into Neo4j Browser to see a chain, coloured by status."""
+    from car_graph import browser as browser_guide
+
+    target = state.target()
+    if target.managed:
+        http_url = state.server().status().http_url
+    login = f"user {target.user}" + (f", password in {state.server().password_file}" if target.managed else "")
+    with connection.open_driver(target) as driver, _client(state, driver) as car:
+        if question and not doc_id:
+            doc_id = car.answer(question, as_of=_day(as_of)).subject_id
+            if doc_id is None:
+                raise click.ClickException(f"no document found for {question!r}")
+        elif doc_id:
+            car.explain(doc_id)  # an unknown id fails here, with the nearest ids
+        guide = browser_guide.guide(car.store, browser_guide.browser_url(http_url, target.uri),
+                                    doc_id, _day(as_of), relabel=labels)
+    if guide.labelled:
+        click.echo("Status labels refreshed: " + ", ".join(f"{k} {v}" for k, v in guide.labelled.items()))
+    click.echo(guide.text(login))
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(guide.url)
+
+
 @main.command("eval")
 @click.argument("queries", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("-k", type=click.IntRange(1, 100), default=5, show_default=True)
