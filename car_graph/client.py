@@ -139,7 +139,34 @@ class CarClient:
         return self.retriever.retrieve(question, k, as_of, domain)
 
     def explain(self, doc_id: str, as_of: date | None = None) -> Explanation:
-        return self.retriever.explain(doc_id, as_of)
+        """Raises UnknownDocumentError (with the nearest existing ids) for an unknown id."""
+        from car_graph.errors import NotFoundError, UnknownDocumentError
+
+        try:
+            return self.retriever.explain(doc_id, as_of)
+        except NotFoundError as exc:
+            if self.document_count() == 0:
+                from car_graph.errors import EmptyGraphError
+
+                raise EmptyGraphError() from exc
+            raise UnknownDocumentError(doc_id, self.nearest_ids(doc_id)) from exc
+
+    def document_count(self) -> int:
+        return self.store.counts()["documents"]
+
+    def nearest_ids(self, doc_id: str, limit: int = 5, pool: int = 20_000) -> tuple[str, ...]:
+        """Existing ids closest to ``doc_id`` (edit similarity), drawn from those sharing its
+        longest prefix that has any, so large graphs are not scanned whole."""
+        from rapidfuzz import fuzz, process
+
+        candidates: list[str] = []
+        for cut in (doc_id.find(":") + 1, 3, 0):
+            prefix = doc_id[:cut] if cut > 0 else ""
+            candidates = [r["doc_id"] for r in self.store.read("document_ids", prefix=prefix, limit=pool)]
+            if candidates:
+                break
+        matches = process.extract(doc_id, candidates, scorer=fuzz.WRatio, limit=limit)
+        return tuple(match for match, _score, _ in matches)
 
     def answer(
         self, question: str, as_of: date | None = None, *, k: int = 5, domain: str | None = None,

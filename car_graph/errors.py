@@ -9,7 +9,9 @@ CarError
 ├── SchemaMismatchError      the vector index disagrees with the embedding model
 ├── IngestError              an input record is malformed (file, line, reason)
 ├── RulesError               a supersession rules file is invalid
-└── NotFoundError            a document id does not exist
+├── NotFoundError            a document id does not exist
+│   └── UnknownDocumentError     ... with the nearest ids that do
+└── EmptyGraphError          the database holds no documents yet
 """
 
 from __future__ import annotations
@@ -93,3 +95,19 @@ class RulesError(CarError):
 
 class NotFoundError(CarError, LookupError):
     """A document id does not exist in the graph."""
+
+
+class UnknownDocumentError(NotFoundError):
+    def __init__(self, doc_id: str, nearest: tuple[str, ...] = ()) -> None:
+        super().__init__(doc_id, nearest)
+        self.doc_id, self.nearest = doc_id, nearest
+
+    def __str__(self) -> str:
+        hint = f"; nearest ids: {', '.join(self.nearest)}" if self.nearest else ""
+        return f"no document {self.doc_id!r}{hint}"
+
+
+class EmptyGraphError(CarError):
+    def __str__(self) -> str:
+        return ("the graph holds no documents yet: load some with `car-graph ingest FILE.jsonl` "
+                "(or `car-graph demo` for the bundled sample)")

@@ -104,3 +104,38 @@ def test_llm_hook_gets_the_prompt_with_the_controlling_document(demo_car) -> Non
     verdict = demo_car.answer(BOWERS_QUESTION, llm=lambda prompt: seen.append(prompt) or "overruled [2]")
     assert verdict.llm_answer == "overruled [2]"
     assert LAWRENCE in seen[0] and seen[0].endswith("Answer:")
+
+
+def test_explain_prints_the_chain_as_a_tree_with_statuses_rules_and_evidence(demo_car, cli_env) -> None:
+    run = CliRunner().invoke(main, ["explain", "scotus:392-us-183"], env={**cli_env, "COLUMNS": "200"})
+    assert run.exit_code == 0, run.output
+    lines = run.output.splitlines()
+    assert lines[0] == "scotus:392-us-183 [superseded] Maryland v. Wirtz"
+    assert "└── controlled by scotus:469-us-528 [active] Garcia v. San Antonio Metropolitan " \
+           "Transit Authority (1985-01-01)" in lines
+    first = next(i for i, line in enumerate(lines) if "superseded by scotus:426-us-833" in line)
+    second = next(i for i, line in enumerate(lines) if "superseded by scotus:469-us-528" in line)
+    assert first < second
+    assert "via explicit on 1976-01-01" in lines[first] and "via explicit on 1985-01-01" in lines[second]
+    # the second hop hangs under the first: deeper indentation
+    assert lines[second].index("superseded") > lines[first].index("superseded")
+    flat = " ".join(run.output.replace("│", " ").split())  # evidence may wrap over lines
+    assert "evidence: Congress.gov Constitution Annotated" in flat
+    assert "overruled Maryland v. Wirtz,392 U.S. 183 (1968)" in flat
+
+
+def test_retrieve_prints_the_verdict_line_above_the_results(demo_car, cli_env) -> None:
+    run = CliRunner().invoke(main, ["retrieve", "-k", "2", BOWERS_QUESTION], env=cli_env)
+    assert run.exit_code == 0, run.output
+    lines = run.output.splitlines()
+    assert lines[0].startswith("SUPERSEDED: Bowers v. Hardwick [scotus:478-us-186] is superseded by Lawrence")
+    assert lines[1] == f"Q: {BOWERS_QUESTION}"
+    assert lines[2].startswith(f" 1. {LAWRENCE} [active]")
+    data = json.loads(CliRunner().invoke(main, ["retrieve", "--json", BOWERS_QUESTION], env=cli_env).output)
+    assert data["verdict"] == "superseded" and data["results"][0]["doc_id"] == LAWRENCE
+
+
+def test_unknown_document_suggests_the_nearest_ids(demo_car, cli_env) -> None:
+    run = CliRunner().invoke(main, ["explain", "scotus:478-us-18"], env=cli_env)
+    assert run.exit_code == 1
+    assert "no document 'scotus:478-us-18'; nearest ids: scotus:478-us-186" in run.output
