@@ -11,7 +11,8 @@ CarError
 ├── RulesError               a supersession rules file is invalid
 ├── NotFoundError            a document id does not exist
 │   └── UnknownDocumentError     ... with the nearest ids that do
-└── EmptyGraphError          the database holds no documents yet
+├── EmptyGraphError          the database holds no documents yet
+└── MissingExtraError        an optional extra (a RAG framework adapter) is not installed
 """
 
 from __future__ import annotations
@@ -111,3 +112,13 @@ class EmptyGraphError(CarError):
     def __str__(self) -> str:
         return ("the graph holds no documents yet: load some with `car-graph ingest FILE.jsonl` "
                 "(or `car-graph demo` for the bundled sample)")
+
+
+class MissingExtraError(CarError, ImportError):
+    def __init__(self, module: str, extra: str) -> None:
+        super().__init__(module, extra)
+        self.module, self.extra = module, extra
+
+    def __str__(self) -> str:
+        return (f"{self.module} is not installed; this adapter needs the {self.extra!r} extra: "
+                f"pip install 'car-graph[{self.extra}]'")
