@@ -453,11 +453,14 @@ def evaluate(state: CliState, queries: Path, k: int, systems: str, domain: str |
 
 @main.command("demo")
 @click.option("-k", type=click.IntRange(1, 20), default=3, show_default=True)
+@click.option("--progress/--no-progress", default=True, show_default=True)
 @pass_state
-def demo(state: CliState, k: int) -> None:
+def demo(state: CliState, k: int, progress: bool) -> None:
     """Ingest the bundled real-data sample (security, law, drug) and answer its questions."""
     with state.driver() as driver, _client(state, driver) as car:
-        run_demo(car, k=k, say=click.echo)
+        run_demo(car, k=k, say=click.echo, progress=progress)
+    click.echo("Next: car-graph ask \"Is Bowers v. Hardwick still good law?\"; "
+               "car-graph explain scotus:392-us-183; car-graph browser scotus:392-us-183")
 
 
 @main.command("synthetic")
