@@ -430,6 +430,95 @@ def render_explanation(explanation: Explanation) -> str:
     return out.getvalue()
 
 
+def _query_records(result: QueryResult) -> str:
+    """Rows as records (one "column: value" line each): analyst rows hold lists and evidence
+    text that no terminal-wide table shows whole."""
+    from car_graph.analyst import cell
+
+    width = max((len(c) for c in result.columns), default=0)
+    lines = [f"{result.name}: {len(result.rows)} row(s)"]
+    for number, row in enumerate(result.rows, start=1):
+        lines.append(f"-- row {number}")
+        lines.extend(f"{column:<{width}}  {cell(row[column])}" for column in result.columns)
+    return "\n".join(lines)
+
+
+@main.command("query")
+@click.argument("name", required=False)
+@click.option("--param", "-p", "assignments", multiple=True, metavar="NAME=VALUE",
+              help="A parameter; VALUE is JSON when it parses (10, null, [..], \"text\"), else text.")
+@click.option("--embed", "embeds", multiple=True, metavar="NAME=TEXT",
+              help="Bind NAME to the embedding of TEXT (stale_crowding's $embedding).")
+@click.option("--list", "list_queries", is_flag=True, help="List the analyst queries and their parameters.")
+@click.option("--csv", "as_csv", is_flag=True, help="Print CSV (nested values as JSON).")
+@json_option
+@pass_state
+def query(state: CliState, name: str | None, assignments: tuple[str, ...], embeds: tuple[str, ...],
+          list_queries: bool, as_csv: bool, as_json: bool) -> None:
+    """Run an analyst query (queries/analyst/NAME.cypher) in a READ transaction."""
+    from car_graph import analyst, cypher
+
+    if list_queries or not name:
+        for full in cypher.analyst_names():
+            params = ", ".join(f"${p.name}{'?' if p.optional else ''}"
+                               for p in cypher.declared_parameters(full).values())
+            purpose = cypher.purpose(full)
+            click.echo(f"{full.split('/', 1)[1]:<24} {params}\n    {purpose}")
+        return
+    params = dict(analyst.parse_param(a) for a in assignments)
+    with state.driver() as driver, _client(state, driver) as car:
+        for key, text in (analyst.parse_param(e) for e in embeds):
+            params[key] = car.embedder.embed_query(str(text))
+        result = car.query(name, **params)
+    if as_json:
+        _echo_json(result.to_json())
+    elif as_csv:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(result.columns)
+        for row in result.rows:
+            writer.writerow([analyst.cell(row[c]) for c in result.columns])
+        click.echo(out.getvalue(), nl=False)
+    else:
+        click.echo(_query_records(result))
+
+
+@main.command("browser")
+@click.argument("doc_id", required=False)
+@click.option("--question", help="Show the chain of the document this question is about (its verdict's subject).")
+@as_of_option
+@click.option("--open", "open_browser", is_flag=True, help="Also open Browser in the default web browser.")
+@click.option("--http-url", help="Browser's server address for --uri servers (default: the Bolt host, port 7474).")
+@click.option("--labels/--no-labels", default=True, show_default=True,
+              help="Refresh the status labels the style colours (a write: labels only).")
+@pass_state
+def browser(state: CliState, doc_id: str | None, question: str | None, as_of: datetime | None,
+            open_browser: bool, http_url: str | None, labels: bool) -> None:
+    """Print what to paste into Neo4j Browser to see a chain, coloured by status."""
+    from car_graph import browser as browser_guide
+
+    target = state.target()
+    if target.managed:
+        http_url = state.server().status().http_url
+    login = f"user {target.user}" + (f", password in {state.server().password_file}" if target.managed else "")
+    with connection.open_driver(target) as driver, _client(state, driver) as car:
+        if question and not doc_id:
+            doc_id = car.answer(question, as_of=_day(as_of)).subject_id
+            if doc_id is None:
+                raise click.ClickException(f"no document found for {question!r}")
+        elif doc_id:
+            car.explain(doc_id)  # an unknown id fails here, with the nearest ids
+        guide = browser_guide.guide(car.store, browser_guide.browser_url(http_url, target.uri),
+                                    doc_id, _day(as_of), relabel=labels)
+    if guide.labelled:
+        click.echo("Status labels refreshed: " + ", ".join(f"{k} {v}" for k, v in guide.labelled.items()))
+    click.echo(guide.text(login))
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(guide.url)
+
+
 @main.command("eval")
 @click.argument("queries", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("-k", type=click.IntRange(1, 100), default=5, show_default=True)

@@ -139,3 +139,24 @@ def test_unknown_document_suggests_the_nearest_ids(demo_car, cli_env) -> None:
     run = CliRunner().invoke(main, ["explain", "scotus:478-us-18"], env=cli_env)
     assert run.exit_code == 1
     assert "no document 'scotus:478-us-18'; nearest ids: scotus:478-us-186" in run.output
+
+
+def test_browser_command_prints_url_style_and_the_chain_of_the_question_subject(demo_car, cli_env) -> None:
+    from car_graph import browser
+
+    run = CliRunner().invoke(main, ["browser", "--question", BOWERS_QUESTION], env=cli_env)
+    assert run.exit_code == 0, run.output
+    lines = run.output.splitlines()
+    assert lines[0].startswith("Status labels refreshed: active ")
+    host = cli_env["NEO4J_URI"].split("//", 1)[1].split(":")[0]
+    assert lines[1].startswith(f"1. Open http://{host}:7474/browser/?connectURL=bolt%3A%2F%2F")
+    assert browser.style_command() in lines
+    commands = list(browser.chain_commands(BOWERS))
+    start = lines.index(commands[0])
+    assert lines[start:start + 3] == commands
+    labelled = demo_car.driver.execute_query(
+        "MATCH (d:Document {id: $id}) RETURN labels(d) AS labels", id=BOWERS).records[0]["labels"]
+    assert sorted(labelled) == ["Document", "Superseded"]
+
+    unknown = CliRunner().invoke(main, ["browser", "scotus:478-us-18", "--no-labels"], env=cli_env)
+    assert unknown.exit_code == 1 and "nearest ids: scotus:478-us-186" in unknown.output
