@@ -19,6 +19,7 @@ from car_graph.errors import (
 from car_graph.retrieval import RetrievalSettings
 from car_graph.settings import Settings
 from car_graph.types import Explanation, Hop, Result, Retrieval, Status
+from car_graph.verdict import Verdict, VerdictKind
 
 __all__ = [
     "CarClient",
@@ -38,4 +39,6 @@ __all__ = [
     "Status",
     "UnknownQueryError",
     "UnsafeTargetError",
+    "Verdict",
+    "VerdictKind",
 ]

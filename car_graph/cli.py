@@ -12,7 +12,10 @@ Conventions, so new commands stay uniform:
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import shutil
 from dataclasses import asdict, dataclass
 from datetime import date, datetime
 from pathlib import Path
@@ -25,12 +28,14 @@ from neo4j.exceptions import DriverError, Neo4jError
 from car_graph import connection, schema
 from car_graph.client import CarClient
 from car_graph.demo import render_retrieval, run_demo
-from car_graph.errors import CarError
+from car_graph.errors import CarError, EmptyGraphError
 from car_graph.evaluation import DEFAULT_SYSTEMS
 from car_graph.ingest.sources import FORMATS
 from car_graph.local_server import LocalNeo4j, ServerStatus
 from car_graph.settings import Settings
-from car_graph.types import Retrieval
+from car_graph.analyst import QueryResult
+from car_graph.types import Explanation, Hop, Retrieval
+from car_graph.verdict import Verdict, VerdictKind
 
 
 @dataclass(frozen=True)
@@ -57,7 +62,16 @@ class CarGroup(click.Group):
         except CarError as exc:
             raise click.ClickException(str(exc)) from exc
         except (Neo4jError, DriverError) as exc:
-            raise click.ClickException(f"Neo4j: {exc}") from exc
+            raise click.ClickException(f"Neo4j: {exc}{_hint(exc)}") from exc
+
+
+def _hint(exc: Exception) -> str:
+    """What to do about the server errors a new user meets first."""
+    message = str(exc).lower()
+    if "no such" in message and "index" in message:
+        return ("\nThe search indexes do not exist yet: run `car-graph schema apply`, then load "
+                "documents with `car-graph ingest FILE.jsonl` (or `car-graph demo`).")
+    return ""
 
 
 pass_state = click.make_pass_decorator(CliState)
@@ -324,11 +338,65 @@ def retrieve(state: CliState, question: str, k: int, as_of: datetime | None, dom
              as_json: bool) -> None:
     """The controlling documents for QUESTION, each with its chain from the anchor."""
     with state.driver() as driver, _client(state, driver) as car:
-        retrieval = car.retrieve_report(question, k=k, as_of=_day(as_of), domain=domain)
+        verdict = car.answer(question, as_of=_day(as_of), k=k, domain=domain)
+        _refuse_empty_graph(car, verdict)
+    retrieval = verdict.retrieval
+    assert retrieval is not None  # answer() always keeps the retrieval it decided on
     if as_json:
-        _echo_json(_retrieval_json(retrieval))
+        _echo_json({**_retrieval_json(retrieval), "verdict": verdict.kind.value,
+                    "verdict_summary": verdict.summary})
     else:
+        click.echo(f"{verdict.kind.value.upper().replace('_', ' ')}: {verdict.summary}")
         click.echo(render_retrieval(retrieval))
+
+
+def _refuse_empty_graph(car: CarClient, verdict: Verdict) -> None:
+    """Nothing found in an empty graph is a setup problem, not an answer."""
+    if verdict.kind is VerdictKind.NOT_FOUND and car.document_count() == 0:
+        raise EmptyGraphError()
+
+
+def render_verdict(verdict: Verdict) -> str:
+    """The verdict line, then each controlling document with the chain and evidence to it."""
+    lines = [f"{verdict.kind.value.upper().replace('_', ' ')}: {verdict.summary}"]
+    for result in verdict.controlling:
+        if result.doc_id == verdict.subject_id:
+            continue
+        lines.append(f"  controlling: {result.doc_id} [{result.status}] {result.title}")
+        for hop in result.chain:
+            when = f" on {hop.effective}" if hop.effective else ""
+            part = " (in part)" if hop.partial else ""
+            lines.append(f"    {hop.from_id} -> {hop.to_id} via {hop.rule}{when}{part}")
+            if hop.evidence:
+                lines.append(f"      evidence: {hop.evidence}")
+    lines.extend(f"  note: {note}" for note in verdict.notes)
+    if verdict.ambiguous_scopes:
+        lines.append("  note: scope holds several chains (kappa > 1): " + ", ".join(verdict.ambiguous_scopes))
+    return "\n".join(lines)
+
+
+@main.command("ask")
+@click.argument("question")
+@as_of_option
+@click.option("-k", type=click.IntRange(1, 100), default=5, show_default=True,
+              help="Results retrieved before the verdict is decided.")
+@click.option("--domain", help="Only documents of this domain.")
+@click.option("--context", "show_context", is_flag=True,
+              help="Print the prompt-ready context block (verdict + numbered sources) instead.")
+@json_option
+@pass_state
+def ask(state: CliState, question: str, as_of: datetime | None, k: int, domain: str | None,
+        show_context: bool, as_json: bool) -> None:
+    """Is what QUESTION asks about still in force? A verdict with the chain and evidence."""
+    with state.driver() as driver, _client(state, driver) as car:
+        verdict = car.answer(question, as_of=_day(as_of), k=k, domain=domain)
+        _refuse_empty_graph(car, verdict)
+    if as_json:
+        _echo_json(verdict.to_json())
+    elif show_context:
+        click.echo(verdict.context())
+    else:
+        click.echo(render_verdict(verdict))
 
 
 @main.command("explain")
@@ -345,16 +413,136 @@ def explain(state: CliState, doc_id: str, as_of: datetime | None, as_json: bool)
         data["status"] = str(explanation.status)
         _echo_json(data)
         return
-    click.echo(f"{explanation.doc_id} [{explanation.status}] {explanation.title}")
-    click.echo(f"  scope: {', '.join(explanation.scope) or '-'}")
-    for hop in explanation.superseded_by:
-        click.echo(f"  superseded by {hop.to_id} via {hop.rule} on {hop.effective}"
-                   f"{' (in part)' if hop.partial else ''}: {hop.evidence or ''}")
-    for hop in explanation.supersedes:
-        click.echo(f"  supersedes {hop.from_id} via {hop.rule} on {hop.effective}")
+    click.echo(render_explanation(explanation), nl=False)
+
+
+def render_explanation(explanation: Explanation) -> str:
+    """The document, its scope and direct edges, then each chain to a controlling document as
+    a tree (statuses, dates, rules, evidence)."""
+    from rich.console import Console
+    from rich.text import Text
+    from rich.tree import Tree
+
+    def label(doc_id: str, title: str = "", status: str = "", published: date | None = None) -> str:
+        parts = [doc_id, f"[{status}]" if status else "", title, f"({published})" if published else ""]
+        return " ".join(p for p in parts if p)
+
+    def hop_label(hop: Hop, target: str) -> str:
+        when = f" on {hop.effective}" if hop.effective else " (undated)"
+        return f"{target} via {hop.rule}{when}{' (in part)' if hop.partial else ''}"
+
+    when = f" as of {explanation.as_of}" if explanation.as_of else ""
+    root = Tree(Text(label(explanation.doc_id, explanation.title, str(explanation.status)) + when))
+    root.add(Text("scope: " + (", ".join(explanation.scope) or "-")))
+    if explanation.supersedes:
+        older = root.add(Text("supersedes"))
+        for hop in explanation.supersedes:
+            older.add(Text(hop_label(hop, hop.from_id))).add(Text(f"evidence: {hop.evidence or '-'}"))
+    titles = {c.doc_id: c.title for c in explanation.controlling}
     for result in explanation.controlling:
-        path = " -> ".join([doc_id, *[h.to_id for h in result.chain]])
-        click.echo(f"  controlling: {result.doc_id} [{result.status}]  ({path})")
+        if result.doc_id == explanation.doc_id:
+            root.add(Text(f"in force itself [{result.status}]"))
+            continue
+        branch = root.add(Text("controlled by " + label(
+            result.doc_id, result.title, str(result.status), result.published)))
+        for hop in result.chain:
+            target = f"{hop.to_id} {titles.get(hop.to_id, '')}".strip()
+            branch = branch.add(Text("superseded by " + hop_label(hop, target)))
+            if hop.evidence:
+                branch.add(Text(f"evidence: {hop.evidence}"))
+    out = io.StringIO()
+    Console(file=out, width=max(100, shutil.get_terminal_size().columns), no_color=True,
+            highlight=False, emoji=False).print(root)
+    return out.getvalue()
+
+
+def _query_records(result: QueryResult) -> str:
+    """Rows as records (one "column: value" line each): analyst rows hold lists and evidence
+    text that no terminal-wide table shows whole."""
+    from car_graph.analyst import cell
+
+    width = max((len(c) for c in result.columns), default=0)
+    lines = [f"{result.name}: {len(result.rows)} row(s)"]
+    for number, row in enumerate(result.rows, start=1):
+        lines.append(f"-- row {number}")
+        lines.extend(f"{column:<{width}}  {cell(row[column])}" for column in result.columns)
+    return "\n".join(lines)
+
+
+@main.command("query")
+@click.argument("name", required=False)
+@click.option("--param", "-p", "assignments", multiple=True, metavar="NAME=VALUE",
+              help="A parameter; VALUE is JSON when it parses (10, null, [..], \"text\"), else text.")
+@click.option("--embed", "embeds", multiple=True, metavar="NAME=TEXT",
+              help="Bind NAME to the embedding of TEXT (stale_crowding's $embedding).")
+@click.option("--list", "list_queries", is_flag=True, help="List the analyst queries and their parameters.")
+@click.option("--csv", "as_csv", is_flag=True, help="Print CSV (nested values as JSON).")
+@json_option
+@pass_state
+def query(state: CliState, name: str | None, assignments: tuple[str, ...], embeds: tuple[str, ...],
+          list_queries: bool, as_csv: bool, as_json: bool) -> None:
+    """Run an analyst query (queries/analyst/NAME.cypher) in a READ transaction."""
+    from car_graph import analyst, cypher
+
+    if list_queries or not name:
+        for full in cypher.analyst_names():
+            params = ", ".join(f"${p.name}{'?' if p.optional else ''}"
+                               for p in cypher.declared_parameters(full).values())
+            purpose = cypher.purpose(full)
+            click.echo(f"{full.split('/', 1)[1]:<24} {params}\n    {purpose}")
+        return
+    params = dict(analyst.parse_param(a) for a in assignments)
+    with state.driver() as driver, _client(state, driver) as car:
+        for key, text in (analyst.parse_param(e) for e in embeds):
+            params[key] = car.embedder.embed_query(str(text))
+        result = car.query(name, **params)
+    if as_json:
+        _echo_json(result.to_json())
+    elif as_csv:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(result.columns)
+        for row in result.rows:
+            writer.writerow([analyst.cell(row[c]) for c in result.columns])
+        click.echo(out.getvalue(), nl=False)
+    else:
+        click.echo(_query_records(result))
+
+
+@main.command("browser")
+@click.argument("doc_id", required=False)
+@click.option("--question", help="Show the chain of the document this question is about (its verdict's subject).")
+@as_of_option
+@click.option("--open", "open_browser", is_flag=True, help="Also open Browser in the default web browser.")
+@click.option("--http-url", help="Browser's server address for --uri servers (default: the Bolt host, port 7474).")
+@click.option("--labels/--no-labels", default=True, show_default=True,
+              help="Refresh the status labels the style colours (a write: labels only).")
+@pass_state
+def browser(state: CliState, doc_id: str | None, question: str | None, as_of: datetime | None,
+            open_browser: bool, http_url: str | None, labels: bool) -> None:
+    """Print what to paste into Neo4j Browser to see a chain, coloured by status."""
+    from car_graph import browser as browser_guide
+
+    target = state.target()
+    if target.managed:
+        http_url = state.server().status().http_url
+    login = f"user {target.user}" + (f", password in {state.server().password_file}" if target.managed else "")
+    with connection.open_driver(target) as driver, _client(state, driver) as car:
+        if question and not doc_id:
+            doc_id = car.answer(question, as_of=_day(as_of)).subject_id
+            if doc_id is None:
+                raise click.ClickException(f"no document found for {question!r}")
+        elif doc_id:
+            car.explain(doc_id)  # an unknown id fails here, with the nearest ids
+        guide = browser_guide.guide(car.store, browser_guide.browser_url(http_url, target.uri),
+                                    doc_id, _day(as_of), relabel=labels)
+    if guide.labelled:
+        click.echo("Status labels refreshed: " + ", ".join(f"{k} {v}" for k, v in guide.labelled.items()))
+    click.echo(guide.text(login))
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(guide.url)
 
 
 @main.command("eval")
@@ -380,11 +568,14 @@ def evaluate(state: CliState, queries: Path, k: int, systems: str, domain: str |
 
 @main.command("demo")
 @click.option("-k", type=click.IntRange(1, 20), default=3, show_default=True)
+@click.option("--progress/--no-progress", default=True, show_default=True)
 @pass_state
-def demo(state: CliState, k: int) -> None:
+def demo(state: CliState, k: int, progress: bool) -> None:
     """Ingest the bundled real-data sample (security, law, drug) and answer its questions."""
     with state.driver() as driver, _client(state, driver) as car:
-        run_demo(car, k=k, say=click.echo)
+        run_demo(car, k=k, say=click.echo, progress=progress)
+    click.echo("Next: car-graph ask \"Is Bowers v. Hardwick still good law?\"; "
+               "car-graph explain scotus:392-us-183; car-graph browser scotus:392-us-183")
 
 
 @main.command("synthetic")

@@ -9,7 +9,7 @@ The driver is created at the edge (``from_env``) or passed in; models load on fi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import date
 from pathlib import Path
 from types import TracebackType
@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from car_graph.ingest.rules import Rule
     from car_graph.retrieval import Retrieval, Retriever, RetrievalSettings
     from car_graph.types import Explanation, Result
+    from car_graph.analyst import QueryResult
+    from car_graph.verdict import Verdict
 
 
 class CarClient:
@@ -168,7 +170,65 @@ class CarClient:
         return self.retriever.retrieve(question, k, as_of, domain)
 
     def explain(self, doc_id: str, as_of: date | None = None) -> Explanation:
-        return self.retriever.explain(doc_id, as_of)
+        """Raises UnknownDocumentError (with the nearest existing ids) for an unknown id."""
+        from car_graph.errors import NotFoundError, UnknownDocumentError
+
+        try:
+            return self.retriever.explain(doc_id, as_of)
+        except NotFoundError as exc:
+            if self.document_count() == 0:
+                from car_graph.errors import EmptyGraphError
+
+                raise EmptyGraphError() from exc
+            raise UnknownDocumentError(doc_id, self.nearest_ids(doc_id)) from exc
+
+    def document_count(self) -> int:
+        return self.store.counts()["documents"]
+
+    def nearest_ids(self, doc_id: str, limit: int = 5, pool: int = 20_000) -> tuple[str, ...]:
+        """Existing ids closest to ``doc_id`` (edit similarity), drawn from those sharing its
+        longest prefix that has any, so large graphs are not scanned whole."""
+        from rapidfuzz import fuzz, process
+
+        candidates: list[str] = []
+        for cut in (doc_id.find(":") + 1, 3, 0):
+            prefix = doc_id[:cut] if cut > 0 else ""
+            candidates = [r["doc_id"] for r in self.store.read("document_ids", prefix=prefix, limit=pool)]
+            if candidates:
+                break
+        matches = process.extract(doc_id, candidates, scorer=fuzz.WRatio, limit=limit)
+        return tuple(match for match, _score, _ in matches)
+
+    def answer(
+        self, question: str, as_of: date | None = None, *, k: int = 5, domain: str | None = None,
+        llm: Callable[[str], str] | None = None,
+    ) -> Verdict:
+        """Is the document the question is about in force, and if not, what controls it?
+
+        Deterministic: retrieval, then the subject's closure (``explain``) as of ``as_of``. With
+        ``llm`` (a function prompt -> text) the verdict also carries the model's answer to
+        ``verdict.prompt()``; car-graph never calls a model on its own.
+        """
+        from car_graph.verdict import decide, subject_of, with_llm
+
+        retrieval = self.retrieve_report(question, k=k, as_of=as_of, domain=domain)
+        subject = subject_of(retrieval)
+        explanation = self.explain(subject, as_of=as_of) if subject is not None else None
+        verdict = decide(retrieval, explanation)
+        return with_llm(verdict, llm) if llm is not None else verdict
+
+    def context(
+        self, question: str, as_of: date | None = None, *, k: int = 5, domain: str | None = None,
+        limit: int | None = 8,
+    ) -> str:
+        """The prompt-ready context block for ``question``: ``answer(...).context()``."""
+        return self.answer(question, as_of, k=k, domain=domain).context(limit)
+
+    def query(self, name: str, **params: Any) -> QueryResult:
+        """Run an analyst query (``queries/analyst/NAME.cypher``) in a READ transaction."""
+        from car_graph import analyst
+
+        return analyst.run_query(self.driver, self.database, name, params)
 
     def evaluate(
         self, queries_path: Path, k: int = 5, systems: Sequence[str] | None = None,

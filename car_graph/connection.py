@@ -91,10 +91,10 @@ def open_driver(target: Target, *, verify: bool = True) -> neo4j.Driver:
             raise ConfigError(f"Neo4j at {target.uri} rejected user {target.user!r}: {exc}") from exc
         except (DriverError, Neo4jError, OSError) as exc:
             driver.close()
-            hint = ("start it with `car-graph neo4j start`" if target.managed else
-                    "start that server (car-graph's own local one: `car-graph neo4j start`) "
-                    "or fix NEO4J_URI")
-            raise ConfigError(f"cannot reach Neo4j at {target.uri}: {exc}; {hint}") from exc
+            hint = (" The managed server is not answering: see `car-graph neo4j status`, start it "
+                    "with `car-graph neo4j start`." if target.managed
+                    else " Check NEO4J_URI, or unset it to use the managed local server.")
+            raise ConfigError(f"cannot reach Neo4j at {target.uri}: {exc}.{hint}") from exc
     return driver
 
 

@@ -39,7 +39,7 @@ class DemoReport:
 
 def run_demo(
     client: CarClient, directory: Path | None = None, k: int = 3,
-    say: Callable[[str], None] = print,
+    say: Callable[[str], None] = print, progress: bool = False,
 ) -> DemoReport:
     directory = directory or sample_dir()
     started = time.perf_counter()
@@ -48,7 +48,7 @@ def run_demo(
         problems: list[InputProblem] = []
         records = list(read_jsonl(directory / f"{domain}.jsonl", problems))
         say(f"ingesting {len(records)} {domain} documents ...")
-        report.ingested[domain] = client.ingest(records, problems=problems)
+        report.ingested[domain] = client.ingest(records, problems=problems, progress=progress)
         edges = report.ingested[domain].edges_by_rule
         say(f"  graph now: {report.ingested[domain].graph}; edges by rule: {edges}")
     with open(directory / "questions.jsonl", encoding="utf-8") as handle:

@@ -6,10 +6,14 @@ CarError
 ├── ServerUnavailableError   the Neo4j server could not be reached or went away mid-operation
 ├── UnsafeTargetError        a destructive operation was aimed at a non-loopback server
 ├── UnknownQueryError        a Cypher statement name is not in the catalogue
+├── QueryParameterError      an analyst query got an unknown parameter or lacks a required one
 ├── SchemaMismatchError      the vector index disagrees with the embedding model
 ├── IngestError              an input record is malformed (file, line, reason)
 ├── RulesError               a supersession rules file is invalid
-└── NotFoundError            a document id does not exist
+├── NotFoundError            a document id does not exist
+│   └── UnknownDocumentError     ... with the nearest ids that do
+├── EmptyGraphError          the database holds no documents yet
+└── MissingExtraError        an optional extra (a RAG framework adapter) is not installed
 """
 
 from __future__ import annotations
@@ -50,12 +54,18 @@ class UnsafeTargetError(CarError):
 
 
 class UnknownQueryError(CarError, KeyError):
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, suggestions: tuple[str, ...] = ()) -> None:
         super().__init__(name)
         self.name = name
+        self.suggestions = suggestions
 
     def __str__(self) -> str:
-        return f"no Cypher statement named {self.name!r} in the catalogue"
+        hint = f"; nearest: {', '.join(self.suggestions)}" if self.suggestions else ""
+        return f"no Cypher statement named {self.name!r} in the catalogue{hint}"
+
+
+class QueryParameterError(CarError):
+    """An analyst query got an unknown parameter or lacks a required one."""
 
 
 class SchemaMismatchError(CarError):
@@ -103,3 +113,29 @@ class RulesError(CarError):
 
 class NotFoundError(CarError, LookupError):
     """A document id does not exist in the graph."""
+
+
+class UnknownDocumentError(NotFoundError):
+    def __init__(self, doc_id: str, nearest: tuple[str, ...] = ()) -> None:
+        super().__init__(doc_id, nearest)
+        self.doc_id, self.nearest = doc_id, nearest
+
+    def __str__(self) -> str:
+        hint = f"; nearest ids: {', '.join(self.nearest)}" if self.nearest else ""
+        return f"no document {self.doc_id!r}{hint}"
+
+
+class EmptyGraphError(CarError):
+    def __str__(self) -> str:
+        return ("the graph holds no documents yet: load some with `car-graph ingest FILE.jsonl` "
+                "(or `car-graph demo` for the bundled sample)")
+
+
+class MissingExtraError(CarError, ImportError):
+    def __init__(self, module: str, extra: str) -> None:
+        super().__init__(module, extra)
+        self.module, self.extra = module, extra
+
+    def __str__(self) -> str:
+        return (f"{self.module} is not installed; this adapter needs the {self.extra!r} extra: "
+                f"pip install 'car-graph[{self.extra}]'")

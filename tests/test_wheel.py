@@ -34,8 +34,9 @@ for name in schemas:
     assert cypher.load_schema(name).text.strip(), name
 from importlib import resources
 pom = resources.files("car_graph").joinpath("resources", "neo4j-pom.xml").read_text()
+from car_graph import browser
 print(json.dumps({"file": car_graph.__file__, "queries": queries, "schemas": schemas,
-                  "pom": "org.neo4j" in pom}))
+                  "pom": "org.neo4j" in pom, "style": "relationship.SUPERSEDES" in browser.style_text()}))
 """
 
 
@@ -77,4 +78,5 @@ def test_wheel_installs_and_runs(tmp_path: Path) -> None:
     probe = json.loads(_run(venv / "bin" / "python", "-c", PROBE, cwd=tmp_path))
     assert Path(probe["file"]).resolve().is_relative_to(venv.resolve())
     assert probe["queries"] and probe["schemas"]
-    assert probe["pom"]
+    assert any(name.startswith("analyst/") for name in probe["queries"])
+    assert probe["pom"] and probe["style"]

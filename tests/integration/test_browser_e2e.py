@@ -1,0 +1,172 @@
+"""Neo4j Browser, for real: headless Chromium (Debian's chromium + chromium-driver) driven by
+Selenium logs into the managed test server's Browser, pastes the style and the chain commands
+that ``car-graph browser`` prints, and checks the drawn chain in the SVG canvas: one node per
+chain document (captioned with its title, coloured by its status) and edges captioned with
+their rule. A screenshot is saved (``CAR_BROWSER_SCREENSHOT=path`` keeps a copy).
+
+The chain is Maryland v. Wirtz (1968) -> National League of Cities v. Usery (1976) -> Garcia
+(1985), from the bundled law sample's explicit supersedes links (the Constitution Annotated's
+table of overruled decisions), not from car-graph's rules.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from car_graph import browser, schema
+from car_graph.client import CarClient
+from car_graph.connection import wipe_database
+from car_graph.demo import sample_dir
+from car_graph.ingest.records import read_jsonl
+
+pytestmark = [pytest.mark.neo4j, pytest.mark.models, pytest.mark.slow]
+
+CHROMIUM = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
+CHROMEDRIVER = ("/usr/bin/chromedriver",)
+CHAIN = {  # doc id -> (title, status)
+    "scotus:392-us-183": ("Maryland v. Wirtz", "superseded"),
+    "scotus:426-us-833": ("National League of Cities v. Usery", "superseded"),
+    "scotus:469-us-528": ("Garcia v. San Antonio Metropolitan Transit Authority", "active"),
+}
+TIMEOUT = 60
+
+
+def unavailable(reason: str) -> None:
+    """Fail in CI (the browser test must not silently vanish there), skip elsewhere."""
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"{reason} (CI=true, so this is a failure, not a skip)", pytrace=False)
+    pytest.skip(reason)
+
+
+def _first(paths: tuple[str, ...]) -> str | None:
+    return next((p for p in paths if Path(p).exists()), None)
+
+
+@pytest.fixture(scope="module")
+def chrome() -> Iterator[object]:
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.options import Options
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        unavailable("selenium is not installed (pip install -e '.[dev]')")
+    binary, driver_path = _first(CHROMIUM), _first(CHROMEDRIVER)
+    if binary is None or driver_path is None:
+        unavailable("Debian's chromium and chromium-driver are not installed "
+                    "(apt-get install chromium chromium-driver; .ci/run does it)")
+    options = Options()
+    options.binary_location = binary
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                "--window-size=1400,1000"):
+        options.add_argument(arg)
+    session = webdriver.Chrome(service=Service(driver_path), options=options)
+    try:
+        yield session
+    finally:
+        session.quit()
+
+
+@pytest.fixture(scope="module")
+def law_graph(local_server, embedder, extractor) -> Iterator[tuple[str, str, str, str]]:
+    """The law sample in the managed server; yields (http_url, bolt uri, user, password)."""
+    from neo4j import GraphDatabase
+
+    uri, user, password = local_server.connection()
+    with GraphDatabase.driver(uri, auth=(user, password)) as driver:
+        wipe_database(driver, "neo4j", uri)
+        schema.apply(driver, "neo4j", 384)
+        with CarClient(driver, "neo4j", embedder=embedder, extractor=extractor) as car:
+            summary = car.ingest(list(read_jsonl(sample_dir() / "law.jsonl", [])))
+            assert summary.documents > 100
+            labelled = browser.label_statuses(car.store)
+            assert labelled["superseded"] >= 2 and labelled["active"] >= 1
+        yield local_server.status().http_url, uri, user, password
+
+
+def _run(chrome, command: str) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    editor = chrome.find_elements(By.CSS_SELECTOR, ".monaco-editor textarea")[0]
+    editor.send_keys(command)
+    editor.send_keys(Keys.ENTER)
+
+
+def _login(chrome, url: str, user: str, password: str) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    chrome.get(url)
+    wait = WebDriverWait(chrome, TIMEOUT)
+    wait.until(lambda c: c.find_elements(By.CSS_SELECTOR, "[data-testid=boltaddress]"))
+    Select(chrome.find_element(By.CSS_SELECTOR, "[data-testid=bolt-scheme-select]")).select_by_visible_text("bolt://")
+    chrome.find_element(By.CSS_SELECTOR, "[data-testid=username]").send_keys(user)
+    chrome.find_element(By.CSS_SELECTOR, "[data-testid=password]").send_keys(password)
+    chrome.find_element(By.CSS_SELECTOR, "[data-testid=connect]").click()
+    # connected: the prompt shows the database name and the connect form is gone
+    wait.until(lambda c: not c.find_elements(By.CSS_SELECTOR, "[data-testid=connect]"))
+
+
+def _canvas(chrome) -> tuple[list[tuple[list[str], str]], list[str]]:
+    """(node captions with fill colour, relationship captions) drawn in the newest graph frame."""
+    from selenium.webdriver.common.by import By
+
+    nodes = []
+    for group in chrome.find_elements(By.CSS_SELECTOR, "svg g.node"):
+        words = " ".join(t.text for t in group.find_elements(By.CSS_SELECTOR, "text")).split()
+        fills = [c.get_attribute("fill") for c in group.find_elements(By.CSS_SELECTOR, "circle")]
+        nodes.append((words, next((f for f in fills if f), "")))
+    rels = [" ".join(t.text for t in g.find_elements(By.CSS_SELECTOR, "text"))
+            for g in chrome.find_elements(By.CSS_SELECTOR, "svg g.relationship")]
+    return nodes, rels
+
+
+def _caption_matches(words: list[str], title: str) -> bool:
+    """Browser wraps a caption into lines and cuts it with '…': every whole word shown belongs
+    to the title, in order, starting with its first word."""
+    if not words:
+        return False
+    shown = [w for w in words if not w.endswith("…")]
+    title_words = title.split()
+    return bool(shown) and shown[0] == title_words[0] and all(w in title_words for w in shown)
+
+
+def test_browser_draws_the_chain_with_status_colours_and_rules(chrome, law_graph, tmp_path) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    http_url, uri, user, password = law_graph
+    url = browser.browser_url(http_url, uri)
+    assert "connectURL=bolt%3A%2F%2F127.0.0.1" in url
+    _login(chrome, url, user, password)
+
+    _run(chrome, browser.style_command())
+    for command in browser.chain_commands("scotus:392-us-183"):
+        _run(chrome, command)
+        time.sleep(0.5)  # each command opens its own frame; let it land before the next
+    WebDriverWait(chrome, TIMEOUT).until(lambda c: len(_canvas(c)[0]) >= len(CHAIN))
+    time.sleep(2)  # the force layout settles; the screenshot should show it at rest
+
+    screenshot = tmp_path / "browser_chain.png"
+    assert chrome.save_screenshot(str(screenshot)) and screenshot.stat().st_size > 10_000
+    if keep := os.environ.get("CAR_BROWSER_SCREENSHOT"):
+        shutil.copyfile(screenshot, keep)
+
+    nodes, rels = _canvas(chrome)
+    assert len(nodes) == len(CHAIN), nodes
+    for doc_id, (title, status) in CHAIN.items():
+        drawn = [(words, fill) for words, fill in nodes if _caption_matches(words, title)]
+        assert len(drawn) == 1, f"{doc_id} ({title}) not on the canvas: {nodes}"
+        assert drawn[0][1].upper() == browser.STATUS_COLOURS[status], (doc_id, drawn)
+    assert rels == ["explicit", "explicit"]
+
+
+def test_caption_matching_is_strict_enough_to_fail() -> None:
+    assert _caption_matches(["National", "League", "of", "Cities", "Us…"], "National League of Cities v. Usery")
+    assert not _caption_matches(["Garcia", "v.", "San"], "National League of Cities v. Usery")
+    assert not _caption_matches([], "Maryland v. Wirtz")

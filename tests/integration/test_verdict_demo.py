@@ -1,0 +1,162 @@
+"""Verdicts on the bundled demo sample (real security, law and drug documents) in a real Neo4j.
+
+The sample is ingested once for the module by ``car_graph.demo.run_demo``, exactly as
+``make demo`` does; the expected answers come from the sample's own sources (the Constitution
+Annotated's table of overruled decisions, the withdrawal lists), not from car-graph.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from datetime import date
+
+import pytest
+from click.testing import CliRunner
+
+from car_graph import schema
+from car_graph.cli import main
+from car_graph.client import CarClient
+from car_graph.connection import wipe_database
+from car_graph.demo import run_demo
+from car_graph.verdict import VerdictKind
+
+pytestmark = [pytest.mark.neo4j, pytest.mark.models]
+
+BOWERS, LAWRENCE = "scotus:478-us-186", "scotus:539-us-558"
+BOWERS_QUESTION = "Is Bowers v. Hardwick still good law?"
+
+
+@pytest.fixture(scope="module")
+def demo_car(driver, neo4j_target, embedder, extractor) -> Iterator[CarClient]:
+    wipe_database(driver, neo4j_target.database, neo4j_target.uri,
+                  allow_remote=os.environ.get("CAR_ALLOW_REMOTE_WIPE") == "1")
+    schema.apply(driver, neo4j_target.database, 384)
+    with CarClient(driver, neo4j_target.database, embedder=embedder, extractor=extractor) as car:
+        run_demo(car, k=1, say=lambda _line: None)
+        yield car
+
+
+@pytest.fixture(scope="module")
+def cli_env(neo4j_target) -> dict[str, str]:
+    return {"NEO4J_URI": neo4j_target.uri, "NEO4J_USER": neo4j_target.user,
+            "NEO4J_PASSWORD": neo4j_target.password, "NEO4J_DATABASE": neo4j_target.database}
+
+
+def test_ask_says_bowers_was_overruled_by_lawrence_with_the_evidence(demo_car, cli_env) -> None:
+    run = CliRunner().invoke(main, ["ask", BOWERS_QUESTION], env=cli_env)
+    assert run.exit_code == 0, run.output
+    first, *rest = run.output.splitlines()
+    assert first.startswith("SUPERSEDED: Bowers v. Hardwick [scotus:478-us-186] is superseded by "
+                            "Lawrence v. Texas [scotus:539-us-558] (rule explicit, effective 2003-01-01)")
+    assert f"    {BOWERS} -> {LAWRENCE} via explicit on 2003-01-01" in rest
+    evidence = [line for line in rest if line.strip().startswith("evidence:")]
+    assert evidence and "Lawrence v. Texas,539 U.S. 558  (2003) overruled Bowers v. Hardwick" in evidence[0]
+
+
+def test_ask_json_carries_verdict_subject_superseder_and_chain(demo_car, cli_env) -> None:
+    run = CliRunner().invoke(main, ["ask", "--json", BOWERS_QUESTION], env=cli_env)
+    assert run.exit_code == 0, run.output
+    data = json.loads(run.output)
+    assert data["verdict"] == "superseded"
+    assert data["subject"]["doc_id"] == BOWERS
+    assert [(h["to_id"], h["rule"], h["effective"]) for h in data["superseded_by"]] == [
+        (LAWRENCE, "explicit", "2003-01-01")]
+    assert [(c["doc_id"], c["status"]) for c in data["controlling"]] == [(LAWRENCE, "active")]
+    assert "overruled Bowers v. Hardwick" in data["controlling"][0]["chain"][0]["evidence"]
+    assert data["sources"][:2] == [
+        {"n": 1, "doc_id": BOWERS, "title": "Bowers v. Hardwick", "status": "superseded", "role": "subject"},
+        {"n": 2, "doc_id": LAWRENCE, "title": "Lawrence v. Texas", "status": "active", "role": "controlling"},
+    ]
+
+
+def test_before_lawrence_bowers_was_in_force(demo_car) -> None:
+    verdict = demo_car.answer(BOWERS_QUESTION, as_of=date(1999, 1, 1))
+    assert verdict.kind is VerdictKind.IN_FORCE
+    assert verdict.subject_id == BOWERS
+    assert verdict.superseded_by == ()
+
+
+def test_context_block_cites_the_controlling_decision_and_its_evidence(demo_car) -> None:
+    context = demo_car.context(BOWERS_QUESTION)
+    assert context.startswith(f"Question: {BOWERS_QUESTION}\nVerdict: SUPERSEDED.")
+    assert f"[1] {BOWERS}: Bowers v. Hardwick; status SUPERSEDED [asked about]" in context
+    assert f"[2] {LAWRENCE}: Lawrence v. Texas (decision, 2003-01-01); status ACTIVE [CONTROLLING]" in context
+    assert "    [1] superseded by [2] under rule explicit, effective 2003-01-01; evidence:" in context
+
+
+def test_demo_verdicts_for_partial_overruling_and_drug_withdrawal(demo_car) -> None:
+    williamson = demo_car.answer("Do I still have to go through state court before bringing a "
+                                 "takings claim, as Williamson County held?")
+    assert williamson.kind is VerdictKind.PARTIALLY_SUPERSEDED
+    assert [h.to_id for h in williamson.superseded_by] == ["scotus:no-17-647"]
+
+    vioxx = demo_car.answer("Is Vioxx (rofecoxib) still approved?")
+    assert vioxx.kind is VerdictKind.SUPERSEDED
+    assert vioxx.subject_id == "fda-approval:NDA021042:rofecoxib"
+    assert {c.doc_id for c in vioxx.controlling} == {
+        "withdrawal:rofecoxib:2004:worldwide", "withdrawal:rofecoxib:undated:us"}
+
+
+def test_llm_hook_gets_the_prompt_with_the_controlling_document(demo_car) -> None:
+    seen: list[str] = []
+    verdict = demo_car.answer(BOWERS_QUESTION, llm=lambda prompt: seen.append(prompt) or "overruled [2]")
+    assert verdict.llm_answer == "overruled [2]"
+    assert LAWRENCE in seen[0] and seen[0].endswith("Answer:")
+
+
+def test_explain_prints_the_chain_as_a_tree_with_statuses_rules_and_evidence(demo_car, cli_env) -> None:
+    run = CliRunner().invoke(main, ["explain", "scotus:392-us-183"], env={**cli_env, "COLUMNS": "200"})
+    assert run.exit_code == 0, run.output
+    lines = run.output.splitlines()
+    assert lines[0] == "scotus:392-us-183 [superseded] Maryland v. Wirtz"
+    assert "└── controlled by scotus:469-us-528 [active] Garcia v. San Antonio Metropolitan " \
+           "Transit Authority (1985-01-01)" in lines
+    first = next(i for i, line in enumerate(lines) if "superseded by scotus:426-us-833" in line)
+    second = next(i for i, line in enumerate(lines) if "superseded by scotus:469-us-528" in line)
+    assert first < second
+    assert "via explicit on 1976-01-01" in lines[first] and "via explicit on 1985-01-01" in lines[second]
+    # the second hop hangs under the first: deeper indentation
+    assert lines[second].index("superseded") > lines[first].index("superseded")
+    flat = " ".join(run.output.replace("│", " ").split())  # evidence may wrap over lines
+    assert "evidence: Congress.gov Constitution Annotated" in flat
+    assert "overruled Maryland v. Wirtz,392 U.S. 183 (1968)" in flat
+
+
+def test_retrieve_prints_the_verdict_line_above_the_results(demo_car, cli_env) -> None:
+    run = CliRunner().invoke(main, ["retrieve", "-k", "2", BOWERS_QUESTION], env=cli_env)
+    assert run.exit_code == 0, run.output
+    lines = run.output.splitlines()
+    assert lines[0].startswith("SUPERSEDED: Bowers v. Hardwick [scotus:478-us-186] is superseded by Lawrence")
+    assert lines[1] == f"Q: {BOWERS_QUESTION}"
+    assert lines[2].startswith(f" 1. {LAWRENCE} [active]")
+    data = json.loads(CliRunner().invoke(main, ["retrieve", "--json", BOWERS_QUESTION], env=cli_env).output)
+    assert data["verdict"] == "superseded" and data["results"][0]["doc_id"] == LAWRENCE
+
+
+def test_unknown_document_suggests_the_nearest_ids(demo_car, cli_env) -> None:
+    run = CliRunner().invoke(main, ["explain", "scotus:478-us-18"], env=cli_env)
+    assert run.exit_code == 1
+    assert "no document 'scotus:478-us-18'; nearest ids: scotus:478-us-186" in run.output
+
+
+def test_browser_command_prints_url_style_and_the_chain_of_the_question_subject(demo_car, cli_env) -> None:
+    from car_graph import browser
+
+    run = CliRunner().invoke(main, ["browser", "--question", BOWERS_QUESTION], env=cli_env)
+    assert run.exit_code == 0, run.output
+    lines = run.output.splitlines()
+    assert lines[0].startswith("Status labels refreshed: active ")
+    host = cli_env["NEO4J_URI"].split("//", 1)[1].split(":")[0]
+    assert lines[1].startswith(f"1. Open http://{host}:7474/browser/?connectURL=bolt%3A%2F%2F")
+    assert browser.style_command() in lines
+    commands = list(browser.chain_commands(BOWERS))
+    start = lines.index(commands[0])
+    assert lines[start:start + 3] == commands
+    labelled = demo_car.driver.execute_query(
+        "MATCH (d:Document {id: $id}) RETURN labels(d) AS labels", id=BOWERS).records[0]["labels"]
+    assert sorted(labelled) == ["Document", "Superseded"]
+
+    unknown = CliRunner().invoke(main, ["browser", "scotus:478-us-18", "--no-labels"], env=cli_env)
+    assert unknown.exit_code == 1 and "nearest ids: scotus:478-us-186" in unknown.output

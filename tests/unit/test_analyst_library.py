@@ -1,0 +1,88 @@
+"""The analyst query library's catalogue side: names, headers, parameter binding, cells."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from car_graph import analyst, cypher
+from car_graph.errors import QueryParameterError, UnknownQueryError
+
+EXPECTED = {"chain", "controlling_for_entity", "controlling_on_date", "stale_crowding",
+            "multi_chain_scopes", "rule_audit", "withdrawn_unresolved"}
+
+
+def test_the_library_is_part_of_the_one_catalogue() -> None:
+    names = cypher.analyst_names()
+    assert {n.split("/", 1)[1] for n in names} == EXPECTED
+    assert set(names) <= set(cypher.query_names())
+    assert cypher.load("analyst/chain").text.lstrip().startswith("// Purpose:")
+
+
+@pytest.mark.parametrize("name", cypher.analyst_names())
+def test_every_analyst_query_documents_purpose_browser_params_and_columns(name: str) -> None:
+    assert cypher.purpose(name)
+    declared = cypher.declared_parameters(name)
+    pasted = {re.match(r":param (\w+) =>", line).group(1) for line in cypher.browser_params(name)}
+    assert pasted == set(declared), "one :param line per declared parameter"
+    body = "\n".join(l for l in cypher.text(name).splitlines() if not l.startswith("//"))
+    assert set(re.findall(r"\$(\w+)", body)) == set(declared), "header and body agree"
+    returns = " ".join(l for l in cypher.header(name) if not l.startswith((":param", "params:")))
+    assert "returns:" in returns
+
+
+@pytest.mark.parametrize("name", cypher.analyst_names())
+def test_analyst_queries_only_read(name: str) -> None:
+    body = "\n".join(l for l in cypher.text(name).splitlines() if not l.startswith("//"))
+    assert not re.search(r"\b(CREATE|MERGE|SET|DELETE|REMOVE|DETACH)\b", body)
+
+
+def test_names_are_identifiers_never_paths() -> None:
+    for bad in ("../retrieve", "analyst/../retrieve", "/etc/passwd", "analyst/x/y", "Chain"):
+        with pytest.raises(UnknownQueryError):
+            cypher.text(bad)
+
+
+def test_short_and_full_names_resolve_and_typos_suggest_the_nearest() -> None:
+    assert analyst.resolve_name("chain") == analyst.resolve_name("analyst/chain") == "analyst/chain"
+    with pytest.raises(UnknownQueryError) as caught:
+        analyst.resolve_name("rule_adit")
+    assert caught.value.suggestions[0] == "rule_audit"
+    with pytest.raises(UnknownQueryError):
+        analyst.resolve_name("retrieve")  # library statements are not analyst queries
+
+
+def test_param_values_parse_as_json_else_text() -> None:
+    assert analyst.parse_param("k=10") == ("k", 10)
+    assert analyst.parse_param("as_of=null") == ("as_of", None)
+    assert analyst.parse_param("embedding=[0.5, 1]") == ("embedding", [0.5, 1])
+    assert analyst.parse_param("doc_id=scotus:478-us-186") == ("doc_id", "scotus:478-us-186")
+    assert analyst.parse_param("on=2003-01-01") == ("on", "2003-01-01")
+    assert analyst.parse_param('$key="007"') == ("key", "007")
+    with pytest.raises(QueryParameterError):
+        analyst.parse_param("no-equals-sign")
+
+
+def test_binding_fills_optional_parameters_and_rejects_missing_or_unknown_ones() -> None:
+    assert analyst.bind("analyst/chain", {"doc_id": "A"}) == {"doc_id": "A", "as_of": None}
+    with pytest.raises(QueryParameterError, match=r"needs \$doc_id \(string\)"):
+        analyst.bind("analyst/chain", {"as_of": "2003-01-01"})
+    with pytest.raises(QueryParameterError, match="has no parameter docid"):
+        analyst.bind("analyst/chain", {"docid": "A"})
+
+
+def test_declared_parameters_follow_wrapped_header_lines() -> None:
+    declared = cypher.declared_parameters("analyst/stale_crowding")
+    assert [(p.name, p.type, p.optional) for p in declared.values()] == [
+        ("embedding", "list<float>", False), ("k", "int", False),
+        ("as_of", "date|null", True), ("domain", "string|null", True)]
+
+
+def test_cells_render_paths_as_id_chains_and_nested_values_as_json() -> None:
+    path = {"nodes": ["A", "B"], "relationships": [{"type": "SUPERSEDES", "from": "B", "to": "A",
+                                                     "rule": "explicit"}]}
+    assert analyst.cell(path) == "A <-[explicit]- B"
+    assert analyst.cell({"nodes": ["A"], "relationships": []}) == "A"
+    assert analyst.cell(["x", None]) == '["x", null]'
+    assert analyst.cell(None) == "" and analyst.cell(3) == "3"

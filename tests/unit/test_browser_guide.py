@@ -1,0 +1,70 @@
+"""The Browser style and the commands `car-graph browser` prints (pure text, no server)."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date
+
+from car_graph import browser, cypher
+
+STATUS_LABELS = {"active": "Active", "partially_superseded": "PartiallySuperseded",
+                 "superseded": "Superseded", "withdrawn": "Withdrawn", "unresolved": "Unresolved"}
+
+
+def _rules(grass: str) -> dict[str, dict[str, str]]:
+    rules = {}
+    for selector, body in re.findall(r"([\w.]+)\s*\{((?:[^{}]|\{\w+\})*)\}", grass):
+        rules[selector] = dict(
+            (k.strip(), v.strip().strip("'\"")) for k, v in
+            (decl.split(":", 1) for decl in body.split(";") if ":" in decl)
+        )
+    return rules
+
+
+def test_style_colours_each_status_label_and_captions_supersedes_with_its_rule() -> None:
+    rules = _rules(browser.style_text())
+    for status, label in STATUS_LABELS.items():
+        assert rules[f"node.{label}"]["color"] == browser.STATUS_COLOURS[status]
+    assert len(set(browser.STATUS_COLOURS.values())) == len(STATUS_LABELS)
+    assert rules["relationship.SUPERSEDES"]["caption"] == "{rule}"
+    assert rules["node.Document"]["caption"] == "{title}"
+
+
+def test_status_label_statement_sets_exactly_the_styled_labels() -> None:
+    text = cypher.text("label_status")
+    assert set(re.findall(r"SET d:(\w+)", text)) == set(STATUS_LABELS.values())
+    assert "REMOVE d:" + ":".join(["Active", "Superseded", "PartiallySuperseded", "Withdrawn",
+                                   "Unresolved"]) in text
+
+
+def test_style_command_is_one_line() -> None:
+    command = browser.style_command()
+    assert command.startswith(":style node {") and "\n" not in command
+    assert _rules(command[len(":style "):]) == _rules(browser.style_text())
+
+
+def test_chain_commands_quote_parameters_and_drop_the_comment_header() -> None:
+    doc_param, as_of_param, query = browser.chain_commands("it's:1", date(2003, 1, 2))
+    assert doc_param == ':param doc_id => "it\'s:1"'
+    assert json.loads(doc_param.split("=> ", 1)[1]) == "it's:1"
+    assert as_of_param == ':param as_of => "2003-01-02"'
+    assert browser.chain_commands("x")[1] == ":param as_of => null"
+    assert "//" not in query and "\n" not in query
+    assert query.startswith("WITH date($as_of) AS as_of MATCH (doc:Document {id: $doc_id})")
+
+
+def test_browser_url_prefills_the_bolt_address() -> None:
+    assert browser.browser_url("http://127.0.0.1:7575/", "bolt://127.0.0.1:7688") == (
+        "http://127.0.0.1:7575/browser/?connectURL=bolt%3A%2F%2F127.0.0.1%3A7688")
+    assert browser.browser_url(None, "neo4j://db.example:7687").startswith(
+        "http://db.example:7474/browser/?connectURL=bolt%3A%2F%2Fdb.example%3A7687")
+
+
+def test_guide_text_lists_url_style_and_chain_in_order() -> None:
+    guide = browser.BrowserGuide("http://h/browser/", browser.style_command(),
+                                 browser.chain_commands("D-1"), "D-1", {})
+    lines = guide.text("user neo4j").splitlines()
+    assert lines[0] == "1. Open http://h/browser/  (user neo4j)"
+    assert lines[2] == browser.style_command()
+    assert lines[4:7] == list(browser.chain_commands("D-1"))
