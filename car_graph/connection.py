@@ -59,7 +59,7 @@ def resolve_target(settings: Settings) -> Target:
 # Which server notifications reach the user (the driver logs each one on "neo4j.notifications",
 # WARNING level, with the whole statement). Policy:
 # * UNRECOGNIZED is off: our statements deliberately read optional properties, labels and
-#   relationship types (in_cycle, unresolved, SUPERSEDES) that a fresh or cycle-free graph
+#   relationship types (maybe_cycle, unresolved_from, SUPERSEDES) that a fresh or cycle-free graph
 #   lacks; "property does not exist" on every retrieval says nothing a user can act on.
 # * Below WARNING is off: INFORMATION notices (performance hints such as a cartesian product,
 #   planner HINTs) are for whoever edits queries/*.cypher; they see them with EXPLAIN/PROFILE

@@ -10,14 +10,14 @@ WITH d,
      CASE
        WHEN EXISTS {
          MATCH (d)<-[s:SUPERSEDES]-(:Document)
-         WHERE NOT coalesce(s.partial, false) AND NOT coalesce(s.in_cycle, false)
+         WHERE NOT coalesce(s.partial, false) AND NOT coalesce(s.maybe_cycle, false)
        } THEN 'superseded'
        WHEN d.withdrawn IS NOT NULL AND d.withdrawn <= date() THEN 'withdrawn'
-       WHEN EXISTS { (d)<-[:SUPERSEDES {in_cycle: true}]-(:Document) } THEN 'unresolved'
+       WHEN EXISTS { (d)<-[:SUPERSEDES {maybe_cycle: true}]-(:Document) } THEN 'unresolved'
        WHEN EXISTS {
          MATCH (d)<-[s:SUPERSEDES]-(:Document) WHERE coalesce(s.partial, false)
        } THEN 'partially_superseded'
-       WHEN coalesce(d.unresolved, false) THEN 'unresolved'
+       WHEN d.unresolved_from IS NOT NULL AND d.unresolved_from <= date() THEN 'unresolved'
        ELSE 'active'
      END AS status
 REMOVE d:Active:Superseded:PartiallySuperseded:Withdrawn:Unresolved

@@ -10,12 +10,12 @@
 //          evidence list<string>
 WITH date($as_of) AS as_of
 MATCH (doc:Document {id: $doc_id})
-MATCH path = (doc)<-[:SUPERSEDES*0..8]-(ctrl:Document)
-WHERE all(h IN relationships(path) WHERE as_of IS NULL OR h.effective IS NULL OR h.effective <= as_of)
-  AND (as_of IS NULL OR ctrl.published IS NULL OR ctrl.published <= as_of)
-  AND NOT EXISTS {
+MATCH path = ANY SHORTEST (doc)((:Document)<-[h:SUPERSEDES]-(n:Document)
+    WHERE (as_of IS NULL OR h.effective IS NULL OR h.effective <= as_of)
+      AND (as_of IS NULL OR n.published IS NULL OR n.published <= as_of))*(ctrl:Document)
+WHERE NOT EXISTS {
     MATCH (ctrl)<-[s:SUPERSEDES]-(n:Document)
-    WHERE NOT coalesce(s.partial, false) AND NOT coalesce(s.in_cycle, false)
+    WHERE NOT coalesce(s.partial, false) AND NOT coalesce(s.maybe_cycle, false)
       AND (as_of IS NULL OR s.effective IS NULL OR s.effective <= as_of)
       AND (as_of IS NULL OR n.published IS NULL OR n.published <= as_of)
   }
@@ -27,14 +27,14 @@ RETURN path,
        ctrl.title AS controlling_title,
        CASE
          WHEN ctrl.withdrawn IS NOT NULL AND (as_of IS NULL OR ctrl.withdrawn <= as_of) THEN 'withdrawn'
-         WHEN EXISTS { (ctrl)<-[:SUPERSEDES {in_cycle: true}]-(:Document) } THEN 'unresolved'
+         WHEN EXISTS { (ctrl)<-[:SUPERSEDES {maybe_cycle: true}]-(:Document) } THEN 'unresolved'
          WHEN EXISTS {
            MATCH (ctrl)<-[s:SUPERSEDES]-(n:Document)
            WHERE coalesce(s.partial, false)
              AND (as_of IS NULL OR s.effective IS NULL OR s.effective <= as_of)
              AND (as_of IS NULL OR n.published IS NULL OR n.published <= as_of)
          } THEN 'partially_superseded'
-         WHEN coalesce(ctrl.unresolved, false) THEN 'unresolved'
+         WHEN (ctrl.unresolved_from IS NOT NULL AND (as_of IS NULL OR ctrl.unresolved_from <= as_of)) THEN 'unresolved'
          ELSE 'active'
        END AS controlling_status,
        length(path) AS hops,

@@ -15,7 +15,7 @@ WHERE (e.key = wanted OR toLower(e.name) = wanted)
   AND (as_of IS NULL OR d.published IS NULL OR d.published <= as_of)
   AND NOT EXISTS {
     MATCH (d)<-[s:SUPERSEDES]-(n:Document)
-    WHERE NOT coalesce(s.partial, false) AND NOT coalesce(s.in_cycle, false)
+    WHERE NOT coalesce(s.partial, false) AND NOT coalesce(s.maybe_cycle, false)
       AND (as_of IS NULL OR s.effective IS NULL OR s.effective <= as_of)
       AND (as_of IS NULL OR n.published IS NULL OR n.published <= as_of)
   }
@@ -37,14 +37,14 @@ RETURN e.type + ':' + e.key AS entity,
        d.published AS published,
        CASE
          WHEN d.withdrawn IS NOT NULL AND (as_of IS NULL OR d.withdrawn <= as_of) THEN 'withdrawn'
-         WHEN EXISTS { (d)<-[:SUPERSEDES {in_cycle: true}]-(:Document) } THEN 'unresolved'
+         WHEN EXISTS { (d)<-[:SUPERSEDES {maybe_cycle: true}]-(:Document) } THEN 'unresolved'
          WHEN EXISTS {
            MATCH (d)<-[s:SUPERSEDES]-(n:Document)
            WHERE coalesce(s.partial, false)
              AND (as_of IS NULL OR s.effective IS NULL OR s.effective <= as_of)
              AND (as_of IS NULL OR n.published IS NULL OR n.published <= as_of)
          } THEN 'partially_superseded'
-         WHEN coalesce(d.unresolved, false) THEN 'unresolved'
+         WHEN (d.unresolved_from IS NOT NULL AND (as_of IS NULL OR d.unresolved_from <= as_of)) THEN 'unresolved'
          ELSE 'active'
        END AS status,
        supersedes,

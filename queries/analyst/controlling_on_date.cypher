@@ -15,7 +15,7 @@ WHERE (e.key = wanted OR toLower(e.name) = wanted)
   AND (d.published IS NULL OR d.published <= on)
   AND NOT EXISTS {
     MATCH (d)<-[s:SUPERSEDES]-(n:Document)
-    WHERE NOT coalesce(s.partial, false) AND NOT coalesce(s.in_cycle, false)
+    WHERE NOT coalesce(s.partial, false) AND NOT coalesce(s.maybe_cycle, false)
       AND (s.effective IS NULL OR s.effective <= on)
       AND (n.published IS NULL OR n.published <= on)
   }

@@ -22,7 +22,7 @@ UNWIND docs AS head
 WITH as_of, e, docs, head
 WHERE NOT EXISTS {
   MATCH (head)<-[s:SUPERSEDES]-(n:Document)
-  WHERE n IN docs AND NOT coalesce(s.in_cycle, false)
+  WHERE n IN docs AND NOT coalesce(s.maybe_cycle, false)
     AND (as_of IS NULL OR s.effective IS NULL OR s.effective <= as_of)
 }
 WITH e, docs, head,

@@ -8,7 +8,7 @@
 // returns: rule string, edges int, partial_edges int, cycle_edges int, min_confidence float,
 //          mean_confidence float, documents_superseded int, superseding_documents int,
 //          scope_entities int, domains list<string>,
-//          sample_edges list<map {newer, older, effective, evidence, confidence, partial, in_cycle}>
+//          sample_edges list<map {newer, older, effective, evidence, confidence, partial, maybe_cycle}>
 MATCH (newer:Document)-[s:SUPERSEDES]->(older:Document)
 WHERE $rule IS NULL OR s.rule = $rule
 WITH newer, older, s,
@@ -20,7 +20,7 @@ ORDER BY s.effective, newer.id, older.id
 WITH s.rule AS rule,
      count(s) AS edges,
      sum(CASE WHEN coalesce(s.partial, false) THEN 1 ELSE 0 END) AS partial_edges,
-     sum(CASE WHEN coalesce(s.in_cycle, false) THEN 1 ELSE 0 END) AS cycle_edges,
+     sum(CASE WHEN coalesce(s.maybe_cycle, false) THEN 1 ELSE 0 END) AS cycle_edges,
      min(s.confidence) AS min_confidence,
      avg(s.confidence) AS mean_confidence,
      count(DISTINCT older) AS documents_superseded,
@@ -29,7 +29,7 @@ WITH s.rule AS rule,
      collect(DISTINCT older.domain) AS domains,
      collect({newer: newer.id, older: older.id, effective: s.effective, evidence: s.evidence,
               confidence: s.confidence, partial: coalesce(s.partial, false),
-              in_cycle: coalesce(s.in_cycle, false)}) AS all_edges
+              maybe_cycle: coalesce(s.maybe_cycle, false)}) AS all_edges
 RETURN rule,
        edges,
        partial_edges,

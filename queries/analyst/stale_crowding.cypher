@@ -24,7 +24,7 @@ WITH as_of, hits, i, d, score,
      CASE
        WHEN EXISTS {
          MATCH (d)<-[s:SUPERSEDES]-(n:Document)
-         WHERE NOT coalesce(s.partial, false) AND NOT coalesce(s.in_cycle, false)
+         WHERE NOT coalesce(s.partial, false) AND NOT coalesce(s.maybe_cycle, false)
            AND (as_of IS NULL OR s.effective IS NULL OR s.effective <= as_of)
            AND (as_of IS NULL OR n.published IS NULL OR n.published <= as_of)
        } THEN 'superseded'
@@ -40,7 +40,7 @@ WITH hits, i, d, score, status,
          AND (as_of IS NULL OR c.published IS NULL OR c.published <= as_of)
          AND NOT EXISTS {
            MATCH (c)<-[s:SUPERSEDES]-(n:Document)
-           WHERE NOT coalesce(s.partial, false) AND NOT coalesce(s.in_cycle, false)
+           WHERE NOT coalesce(s.partial, false) AND NOT coalesce(s.maybe_cycle, false)
              AND (as_of IS NULL OR s.effective IS NULL OR s.effective <= as_of)
              AND (as_of IS NULL OR n.published IS NULL OR n.published <= as_of)
          }

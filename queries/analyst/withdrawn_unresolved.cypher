@@ -10,25 +10,27 @@ WITH date($as_of) AS as_of
 MATCH (d:Document)
 WHERE ($domain IS NULL OR d.domain = $domain)
   AND (as_of IS NULL OR d.published IS NULL OR d.published <= as_of)
-  AND (d.withdrawn IS NOT NULL OR coalesce(d.unresolved, false)
-       OR EXISTS { (d)<-[:SUPERSEDES {in_cycle: true}]-(:Document) })
+  AND (d.withdrawn IS NOT NULL OR (d.unresolved_from IS NOT NULL AND (as_of IS NULL OR d.unresolved_from <= as_of)
+           AND NOT EXISTS { (d)<-[:SUPERSEDES]-(:Document) })
+       OR EXISTS { (d)<-[:SUPERSEDES {maybe_cycle: true}]-(:Document) })
   AND NOT EXISTS {
     MATCH (d)<-[s:SUPERSEDES]-(n:Document)
-    WHERE NOT coalesce(s.partial, false) AND NOT coalesce(s.in_cycle, false)
+    WHERE NOT coalesce(s.partial, false) AND NOT coalesce(s.maybe_cycle, false)
       AND (as_of IS NULL OR s.effective IS NULL OR s.effective <= as_of)
       AND (as_of IS NULL OR n.published IS NULL OR n.published <= as_of)
   }
 // the same precedence as every status in car-graph: withdrawn, cycle, partial, unresolved flag
 WITH as_of, d,
      d.withdrawn IS NOT NULL AND (as_of IS NULL OR d.withdrawn <= as_of) AS is_withdrawn,
-     EXISTS { (d)<-[:SUPERSEDES {in_cycle: true}]-(:Document) } AS on_cycle,
+     EXISTS { (d)<-[:SUPERSEDES {maybe_cycle: true}]-(:Document) } AS on_cycle,
      EXISTS {
        MATCH (d)<-[s:SUPERSEDES]-(n:Document)
        WHERE coalesce(s.partial, false)
          AND (as_of IS NULL OR s.effective IS NULL OR s.effective <= as_of)
          AND (as_of IS NULL OR n.published IS NULL OR n.published <= as_of)
      } AS in_part
-WHERE is_withdrawn OR on_cycle OR (coalesce(d.unresolved, false) AND NOT in_part)
+WHERE is_withdrawn OR on_cycle OR ((d.unresolved_from IS NOT NULL AND (as_of IS NULL OR d.unresolved_from <= as_of)
+           AND NOT EXISTS { (d)<-[:SUPERSEDES]-(:Document) }) AND NOT in_part)
 RETURN d.id AS doc_id,
        d.title AS title,
        d.domain AS domain,
@@ -43,7 +45,7 @@ RETURN d.id AS doc_id,
        END AS reason,
        CASE
          WHEN on_cycle AND NOT is_withdrawn THEN
-           COLLECT { MATCH (d)<-[:SUPERSEDES {in_cycle: true}]-(n:Document) RETURN n.id AS id ORDER BY id }
+           COLLECT { MATCH (d)<-[:SUPERSEDES {maybe_cycle: true}]-(n:Document) RETURN n.id AS id ORDER BY id }
          ELSE []
        END AS involved,
        COLLECT { MATCH (d)-[:IN_SCOPE]->(e:Entity) RETURN e.type + ':' + e.key AS entity ORDER BY entity } AS scope
