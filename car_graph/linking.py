@@ -11,7 +11,8 @@ Kinds of keys, and how each is linked:
 * **Partial identifiers**: a distinctive run of at least ``min_partial_digits`` digits (not a
   year, not part of an identifier or version the question spells out), bare or in any phrasing,
   links the identifiers of partial-capable types whose key ends with it -- only when at most
-  ``max_partial_matches`` do. They are linked with equal weight, so the rest of the question (the
+  ``max_partial_matches`` do, in the corpus or else among the documents of the names the
+  question also gives ("django ... 2718"). They are linked with equal weight, so the rest of the question (the
   fused semantic and lexical score) decides between them. "PREFIX-...DIGITS" narrows to keys that
   also start with the prefix.
 * **Names** (scope keys people type: packages, drugs, cases, employees): every significant word
@@ -229,25 +230,33 @@ class EntityLinker:
             for row in self.store.read("match_entity_keys", keys=sorted(keys)):
                 add(LinkedEntity(row["type"], row["key"], 1.0, "identifier"))
 
-        # 2. partial identifiers: digit tails that point at few identifiers
-        partial_types = sorted(self.registry.partial_types)
-        if partial_types:
-            for m in _ELIDED.finditer(question):
-                self._link_partial(m.group(2), " ".join(m.group(1).split()).casefold(),
-                                   partial_types, add)
-                spelled.append((m.start(), m.end()))
-            for digits in partial_digit_runs(question, spelled, self.settings):
-                self._link_partial(digits, "", partial_types, add)
-
-        # 3. names: fuzzy candidates from the entity-name index, then the coverage policy
+        # 2. names: fuzzy candidates from the entity-name index, then the coverage policy
         asked = words(question)
         self._link_names(question, asked, stop, add)
+
+        # 3. partial identifiers: digit tails that point at few identifiers -- in the whole
+        # corpus, or else among the documents of the names the question also gives
+        partial_types = sorted(self.registry.partial_types)
+        if partial_types:
+            named = [{"type": e.type, "key": e.key} for e in linked.values()
+                     if e.how in ("name", "short_name")]
+            for m in _ELIDED.finditer(question):
+                self._link_partial(m.group(2), " ".join(m.group(1).split()).casefold(),
+                                   partial_types, named, add)
+                spelled.append((m.start(), m.end()))
+            for digits in partial_digit_runs(question, spelled, self.settings):
+                self._link_partial(digits, "", partial_types, named, add)
         return list(linked.values())
 
-    def _link_partial(self, digits: str, prefix: str, types: list[str], add: Any) -> None:
+    def _link_partial(
+        self, digits: str, prefix: str, types: list[str], named: list[dict[str, str]], add: Any
+    ) -> None:
         limit = self.settings.max_partial_matches
         rows = self.store.read("match_key_suffix", suffix=digits, prefix=prefix, types=types,
                                limit=limit + 1)
+        if len(rows) > limit and named and not prefix:
+            rows = self.store.read("match_key_suffix_in_scope", suffix=digits, types=types,
+                                   scopes=named, limit=limit + 1)
         if 0 < len(rows) <= limit:
             for row in rows:
                 add(LinkedEntity(row["type"], row["key"], 1.0, "partial"))

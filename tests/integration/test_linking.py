@@ -68,10 +68,15 @@ def test_bare_partial_identifier_links_the_one_identifier_it_ends(security_graph
     assert report.results[0].doc_id == "REL-1"
 
 
-def test_partial_identifier_matching_too_many_links_none(security_graph: CarClient) -> None:
-    # "2025-627..." style tails shared by three advisories would be a guess, not a link
-    linked = entities(security_graph, "Which advisory ends in 6271?")
-    assert not any(e.startswith("cve:") for e in linked)
+def test_partial_identifier_matching_too_many_links_none_unless_a_name_narrows_it(car: CarClient) -> None:
+    tails = [advisory(f"T-{i}", f"CVE-202{i}-{i}0001", product, f"Flaw number {i} in {product}.")
+             for i, product in enumerate(["axios", "lodash", "vite", "chalk"], start=1)]
+    car.ingest(records(*tails), rules=[])
+    # four identifiers end in 0001: the digits alone are a guess, not a link
+    assert not any(e.startswith("cve:") for e in entities(car, "Which advisory ends in 0001?"))
+    # the name the question also gives leaves one
+    linked = entities(car, "Is lodash affected by the one ending 0001?")
+    assert {e for e in linked if e.startswith("cve:")} == {"cve:cve-2022-20001"}
 
 
 def test_one_character_typo_in_a_five_letter_name_links_it(security_graph: CarClient) -> None:
