@@ -58,6 +58,11 @@ class LinkingSettings:
     min_partial_digits: int = 4
     max_partial_matches: int = 3
     name_candidates: int = 200          # fuzzy entity-name hits examined per question
+    # Boost weights per kind of link. The dense and lexical scores are each normalised to [0, 1],
+    # so an exact identifier (weight > 2) outranks every document that lacks it however well the
+    # words match; a name (shared by many documents) only tips the balance.
+    identifier_weight: float = 2.5
+    name_weight: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -228,7 +233,7 @@ class EntityLinker:
                 spelled.append((m.start(), m.end()))
         if keys:
             for row in self.store.read("match_entity_keys", keys=sorted(keys)):
-                add(LinkedEntity(row["type"], row["key"], 1.0, "identifier"))
+                add(LinkedEntity(row["type"], row["key"], self.settings.identifier_weight, "identifier"))
 
         # 2. names: fuzzy candidates from the entity-name index, then the coverage policy
         asked = words(question)
@@ -259,7 +264,7 @@ class EntityLinker:
                                    scopes=named, limit=limit + 1)
         if 0 < len(rows) <= limit:
             for row in rows:
-                add(LinkedEntity(row["type"], row["key"], 1.0, "partial"))
+                add(LinkedEntity(row["type"], row["key"], self.settings.identifier_weight, "partial"))
 
     def _link_names(self, question: str, asked: list[str], stop: frozenset[str], add: Any) -> None:
         from car_graph.ingest.entities import fuzzy_query, question_terms
@@ -281,9 +286,27 @@ class EntityLinker:
                 continue  # short names: exact, case-preserving tokens only (below)
             qualifiers = self.registry.qualifiers(row["type"])
             if covers(name, asked, stop, qualifiers, corrections, settings):
-                add(LinkedEntity(row["type"], row["key"], 1.0, "name"))
+                add(LinkedEntity(row["type"], row["key"], settings.name_weight, "name"))
         shorts = short_name_tokens(question, stop, settings)
         if shorts:
             for row in self.store.read("match_entity_names", names=shorts):
                 if row["name"] in shorts and row["type"] not in identifier_types:
-                    add(LinkedEntity(row["type"], row["key"], 1.0, "short_name"))
+                    add(LinkedEntity(row["type"], row["key"], settings.name_weight, "short_name"))
+
+
+def anchor_lexical_query(question: str, settings: LinkingSettings | None = None) -> str:
+    """The anchors' Lucene query: the question's content terms OR-ed, and for each rare term
+    (at least five letters, no digit, not a common English word) also its one-edit variants --
+    so a misspelt name that is no scope entity (a brand in the text) still finds its document,
+    while common words stay exact. "" when nothing remains."""
+    from car_graph.ingest.entities import lucene_escape, question_terms
+
+    settings = settings or LinkingSettings()
+    parts = []
+    for term in question_terms(question):
+        escaped = lucene_escape(term)
+        parts.append(escaped)
+        if (len(term) >= 5 and not any(c.isdigit() for c in term)
+                and not is_common_word(term, settings.common_word_zipf)):
+            parts.append(f"{escaped}~1")
+    return " OR ".join(parts)

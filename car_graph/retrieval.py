@@ -16,7 +16,7 @@ from neo4j.time import Date as Neo4jDate
 
 from car_graph import cypher
 from car_graph.errors import ConfigError, NotFoundError
-from car_graph.linking import EntityLinker, LinkingSettings
+from car_graph.linking import EntityLinker, LinkingSettings, anchor_lexical_query
 from car_graph.types import Explanation, Hop, Result, Retrieval, Status
 
 if TYPE_CHECKING:
@@ -94,7 +94,8 @@ class Retriever:
         for question, vector in zip(todo, vectors, strict=True):
             self._prepared[question] = {
                 "embedding": vector,
-                "fulltext": fulltext_query(question),
+                "fulltext": fulltext_query(question),  # the bm25 baseline's query
+                "anchor_fulltext": anchor_lexical_query(question, self.settings.linking),
                 "entities": self.link_entities(question),
             }
 
@@ -122,8 +123,8 @@ class Retriever:
 
     def _anchor_parameters(self, params: Mapping[str, Any]) -> dict[str, Any]:
         return {key: params[key] for key in (
-            "embedding", "fulltext", "entities", "entity_boost", "as_of", "domain", "anchors",
-            "candidates", "scope_cap")}
+            "embedding", "entities", "entity_boost", "as_of", "domain", "anchors",
+            "candidates", "scope_cap")} | {"fulltext": params["anchor_fulltext"]}
 
     def retrieve(
         self, question: str, k: int = 5, as_of: date | None = None, domain: str | None = None,
