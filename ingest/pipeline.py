@@ -393,7 +393,16 @@ def resolve_supersession(
 def mark_cycles(store: GraphStore, summary: IngestSummary, ids: list[str] | None) -> None:
     """Strongly connected components of the full edges around ``ids`` (None: the whole graph);
     edges inside one are marked maybe_cycle, every other edge unmarked."""
-    rows = store.read("supersession_component", ids=ids) if ids is not None else store.read("full_edges")
+    if ids is None:
+        rows = [dict(r) for r in store.read("full_edges")]
+    else:
+        rows, seen = [], set()
+        for row in store.read("linked_documents", ids=ids):
+            if row["id"] in seen:
+                continue
+            component = store.read("supersession_component", id=row["id"])[0]
+            seen.update(component["members"])
+            rows.extend(component["edges"])
     graph: dict[str, list[str]] = {}
     for row in rows:
         graph.setdefault(row["newer"], []).append(row["older"])
