@@ -391,18 +391,25 @@ def resolve_supersession(
 
 
 def mark_cycles(store: GraphStore, summary: IngestSummary, ids: list[str] | None) -> None:
-    """Strongly connected components of the full edges around ``ids`` (None: the whole graph);
-    edges inside one are marked maybe_cycle, every other edge unmarked."""
+    """Strongly connected components of the full edges (None: the whole graph; otherwise the
+    components that can hold a cycle after a batch wrote ``ids``); edges inside one are marked
+    maybe_cycle, every other edge unmarked."""
     if ids is None:
         rows = [dict(r) for r in store.read("full_edges")]
     else:
+        # Every cycle holds a "back" edge (to a document published no earlier than its newer
+        # one): walk only the components of the documents that make one, each once. A corpus
+        # whose edges all point back in time has no cycle to look for.
         rows, seen = [], set()
-        for row in store.read("linked_documents", ids=ids):
+        for row in store.read("back_edge_documents"):
             if row["id"] in seen:
                 continue
             component = store.read("supersession_component", id=row["id"])[0]
             seen.update(component["members"])
             rows.extend(component["edges"])
+        walked = {(r["newer"], r["older"], r["rule"]) for r in rows}
+        rows.extend(dict(r) for r in store.read("cycle_marked_edges")
+                    if (r["newer"], r["older"], r["rule"]) not in walked)
     graph: dict[str, list[str]] = {}
     for row in rows:
         graph.setdefault(row["newer"], []).append(row["older"])

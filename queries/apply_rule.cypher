@@ -60,6 +60,7 @@ WITH newer, older,
      END AS matched
 MERGE (newer)-[s:SUPERSEDES {rule: $rule}]->(older)
 SET s.effective = newer.published,
+    s.back = NOT coalesce(newer.published > older.published, false),
     s.confidence = $confidence,
     s.partial = coalesce(CASE WHEN $partial_attr IS NOT NULL
                                    AND newer[$partial_attr] IS :: BOOLEAN NOT NULL

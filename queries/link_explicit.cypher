@@ -29,6 +29,7 @@ CALL (newer, older, i) {
                      WHEN '' THEN 'given in the input'
                      ELSE newer.supersedes_evidence[i] END,
       s.confidence = 1.0,
+      s.back = NOT coalesce(newer.published > older.published, false),
       s.partial = newer.supersedes_partial[i]
   RETURN count(s) AS linked
 }
