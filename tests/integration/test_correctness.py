@@ -23,6 +23,7 @@ from car_graph.ingest.records import parse_record
 from car_graph.ingest.rules import parse_rules
 from car_graph.store import GraphStore
 from car_graph.types import Status
+from reliability_helpers import record_figure
 
 pytestmark = [pytest.mark.neo4j]
 
@@ -85,6 +86,7 @@ def test_a_changed_record_replaces_its_edges_links_and_attributes(store, extract
     summary = ingest(store, extractor, [corrected])
     assert summary.updated == 1
     assert relations(store) == set()
+    record_figure("updates", stale_edges_left=len(relations(store)), updated=summary.updated)
     row = store.driver.execute_query(
         "MATCH (d:Document {id: 'A'}) RETURN d.attr_cvss AS cvss, "
         "COLLECT { MATCH (d)-[:IN_SCOPE]->(e) RETURN e.key } AS scope").records[0]
@@ -96,6 +98,8 @@ def test_reingesting_unchanged_input_writes_nothing(store, extractor) -> None:
     ingest(store, extractor, records)
     again = ingest(store, extractor, records)
     assert again.unchanged == 30 and again.documents == 0
+    record_figure("reingest", records=30, unchanged=again.unchanged, rewritten=again.documents,
+                  seconds=round(again.seconds, 2))
 
 
 def test_deleting_a_superseder_puts_the_older_document_back_in_force(store, extractor) -> None:
@@ -132,6 +136,7 @@ def test_a_reference_to_a_document_ingested_later_is_linked_then(store, extracto
 def test_self_supersession_is_reported_and_makes_no_edge(store, extractor) -> None:
     summary = ingest(store, extractor, [rec(id="S", kind="x", supersedes=["S"])], rules=[])
     assert summary.self_references == ["S"] and relations(store) == set()
+    record_figure("self_supersession", reported=len(summary.self_references), edges=0)
 
 
 def test_a_long_cycle_keeps_every_member_unresolved(store, extractor) -> None:
@@ -143,6 +148,7 @@ def test_a_long_cycle_keeps_every_member_unresolved(store, extractor) -> None:
                       embedding=None, k=1000)
     assert {r["doc_id"] for r in rows} == {f"C{i}" for i in range(n)}
     assert {r["status"] for r in rows} == {"unresolved"}
+    record_figure("long_cycle", members=n, frontier=len(rows))
 
 
 def test_a_thousand_hop_chain_resolves_to_its_end_quickly(store, extractor) -> None:
@@ -158,6 +164,7 @@ def test_a_thousand_hop_chain_resolves_to_its_end_quickly(store, extractor) -> N
     assert [r["doc_id"] for r in rows] == [f"L{n - 1}"]
     assert len(rows[0]["chain"]) == n - 1 and rows[0]["anchor_closure"] == n
     assert elapsed < 30, f"closure over a {n}-hop chain took {elapsed:.1f} s"
+    record_figure("long_chain", hops=n - 1, seconds=round(elapsed, 2))
 
 
 def test_a_ten_thousand_document_scope_does_not_slow_retrieval(db, store, extractor, embedder) -> None:
@@ -175,6 +182,7 @@ def test_a_ten_thousand_document_scope_does_not_slow_retrieval(db, store, extrac
     assert "package:hubcore" in report.ambiguous_scopes
     assert report.results[0].doc_id == "X"  # the semantic candidate inside the hub scope
     assert elapsed < 10, f"retrieval over a 10,000-document scope took {elapsed:.1f} s"
+    record_figure("hub_scope", documents=len(records), seconds=round(elapsed, 2))
 
 
 # --------------------------------------------------------------------------- crash safety
@@ -250,4 +258,8 @@ def test_a_killed_ingest_resumes_to_exactly_the_graph_of_a_clean_run(db, neo4j_t
                              text=True, timeout=600)
     summary = json.loads(resumed.stdout)
     assert summary["unchanged"] > 0  # committed, resolved batches were not redone
-    assert _export(db) == clean
+    resumed_export = _export(db)
+    assert resumed_export == clean
+    record_figure("crash_resume", documents=len(corpus.read_text().splitlines()),
+                  written_before_kill=written, skipped_on_resume=summary["unchanged"],
+                  nodes=len(clean["nodes"]), relationships=len(clean["rels"]), identical=True)

@@ -28,6 +28,7 @@ from car_graph.ingest.rules import parse_rules
 from car_graph.retrieval import to_date
 from car_graph.semantics import Edge, authority_graph
 from car_graph.store import GraphStore
+from reliability_helpers import record_figure
 
 pytestmark = [pytest.mark.neo4j]
 
@@ -36,6 +37,9 @@ DAY0 = date(2020, 1, 1)
 DATES = [DAY0 + timedelta(days=i) for i in range(6)]
 KINDS = ["a", "b", "c"]
 SCOPE_TYPES = ["t1", "t2"]
+
+
+STATS = {"graphs": 0, "edges": 0, "closures": 0, "rules": 0}
 
 
 class ConstantEmbedder:
@@ -146,6 +150,11 @@ def test_cypher_equals_the_reference_semantics(db, extractor, corpus) -> None:
                 for d in reference.controlling({record.id}, as_of)
             }
             assert got == expected, (record.id, as_of)
+    STATS["graphs"] += 1
+    STATS["edges"] += len(reference.edges)
+    STATS["closures"] += 4 * len(records)
+    STATS["rules"] += len(rules)
+    record_figure("semantics_property", **STATS)
 
 
 def test_the_property_test_reads_the_statement_it_claims() -> None:
