@@ -1,14 +1,15 @@
 # Two entry points, both self-installing on a fresh machine (Python 3.11, Java 17, Maven):
 #   make demo   - install, provision + start Neo4j, ingest the bundled real-data sample, answer questions
 #   make test   - install, provision Neo4j, run the whole test suite against a real server
-# Heavy benchmarks are separate: make reproduce (writes docs/results.md).
+# Heavy benchmarks are separate: make reproduce (writes docs/results.md), make bench (writes
+# docs/benchmarks.md; BENCH_SCALES=10000,100000 BENCH_FLAGS=--random-vectors to change scale).
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install neo4j demo test reproduce clean
+.PHONY: install neo4j demo test reproduce bench clean
 
 install: $(STAMP)
 
@@ -31,6 +32,11 @@ test: neo4j
 reproduce: neo4j
 	$(BIN)/car-graph neo4j start
 	$(BIN)/car-graph reproduce --raw ../shared/data/raw --out docs/results.md
+
+BENCH_SCALES ?= 10000
+BENCH_FLAGS ?=
+bench: neo4j
+	$(BIN)/python -m car_graph.benchmarks.bench --scales $(BENCH_SCALES) $(BENCH_FLAGS)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info
