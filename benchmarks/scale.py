@@ -202,12 +202,15 @@ class Generator:
         self.rng = random.Random(seed)
         self.plan = plan(n_docs)
         self.stats = ScaleStats(release_line_length=self.plan.release_line_length)
-        qrng = random.Random(seed + 1)
+        # Questions use their own generator: which chains are sampled never changes the documents.
+        self.qrng = qrng = random.Random(seed + 1)
+        self.n_questions = n_questions
         lines = min(self.plan.release_lines, n_questions // 5)
         self.line_questions = _Reservoir(lines, qrng)
         chains = (n_questions - lines) * 2 // 3
         self.chain_questions = _Reservoir(chains, qrng)
-        self.single_questions = _Reservoir(n_questions - lines - chains, qrng)
+        # as many singles as could be needed: a small corpus has too few revised chains
+        self.single_questions = _Reservoir(n_questions, qrng)
         self.written = 0
         self.chain_counter = 0
 
@@ -227,8 +230,8 @@ class Generator:
             scope_index += 1
         self.stats.scopes = scope_index
         self.stats.seconds = time.perf_counter() - started
-        questions = [*self.line_questions.items, *self.chain_questions.items,
-                     *self.single_questions.items]
+        picked = [*self.line_questions.items, *self.chain_questions.items]
+        questions = picked + self.single_questions.items[: self.n_questions - len(picked)]
         for q in questions:
             self.stats.questions[q.shape] += 1
         return questions
@@ -298,7 +301,7 @@ class Generator:
         reservoir = self.single_questions if length == 1 else self.chain_questions
 
         def make() -> ScaleQuestion:
-            template = self.rng.choice(QUESTION_TEMPLATES)
+            template = self.qrng.choice(QUESTION_TEMPLATES)
             return _question(f"q-{cve}", template.format(**slots), ids, published, shape)
 
         reservoir.offer(make)
@@ -334,7 +337,7 @@ class Generator:
         self.stats.chain_lengths[length] += 1
 
         def make() -> ScaleQuestion:
-            template = self.rng.choice(RELEASE_TEMPLATES)
+            template = self.qrng.choice(RELEASE_TEMPLATES)
             question = template.format(package=package, line=line)
             return _question(f"q-{key}", question, ids, published, "release_line")
 

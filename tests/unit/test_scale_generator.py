@@ -80,3 +80,15 @@ def test_reference_graph_holds_every_intended_edge(corpus: Path) -> None:
 def test_too_small_a_corpus_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="at least 500"):
         scale.generate(tmp_path, 100)
+
+
+def test_a_small_corpus_still_gets_every_question_asked_for(tmp_path: Path) -> None:
+    scale.generate(tmp_path, 2000, n_questions=500, seed=5)
+    questions = scale.read_questions(tmp_path / "questions.jsonl")
+    assert len(questions) == 500 == len({q.id for q in questions})
+
+
+def test_the_question_count_does_not_change_the_documents(tmp_path: Path) -> None:
+    scale.generate(tmp_path / "a", 1000, n_questions=50, seed=5)
+    scale.generate(tmp_path / "b", 1000, n_questions=80, seed=5)
+    assert (tmp_path / "a" / "documents.jsonl").read_bytes() == (tmp_path / "b" / "documents.jsonl").read_bytes()
