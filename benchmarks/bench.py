@@ -525,7 +525,8 @@ def render(results: Sequence[dict[str, Any]], command: str) -> str:
     m = results[0]["machine"]
     lines += [f"Machine: {m['cpu']}, {m['cores']} cores (shared with other work), "
               f"{m['memory'] / 2**30:.0f} GiB RAM, Python {m['python']}, Neo4j {results[0].get('neo4j_version', '?')}.",
-              "", f"Command: `{command}`", "", PROFILE_DOC]
+              "", f"Page written by: `{command}`; each scale's measuring command is in its section.",
+              "", PROFILE_DOC]
     lines += ["## Summary", "",
               "| documents | vectors | ingest docs/s | embedding share | overhead beyond embedding | "
               "car p50 / vector p50 | reference p50 / car p50 | car strict TCA@5 | Python peak | Neo4j peak |",
@@ -548,7 +549,7 @@ def render(results: Sequence[dict[str, Any]], command: str) -> str:
 def _scale_section(r: dict[str, Any]) -> list[str]:
     c, i = r["corpus"], r["ingest"]
     out = [f"## {c['documents']:,} documents ({r['vectors']})", "",
-           f"Measured {r['measured_at']}; Neo4j memory {r['memory']}; {r['questions']} questions, k = {r['k']}. "
+           f"Command: `{r.get('command', '?')}`. Measured {r['measured_at']}; Neo4j memory {r['memory']}; {r['questions']} questions, k = {r['k']}. "
            f"1-minute load average of the (shared, 2-core) machine: {r['load_average']['start']:.1f} at the start, "
            f"{r['load_average']['end']:.1f} at the end -- absolute latencies are inflated by the other "
            "work; the ratios compare systems measured in the same minutes.", "",
@@ -680,6 +681,7 @@ def main(argv: list[str] | None = None) -> int:
         data["machine"] = machine()
         data["neo4j_version"] = status.version
         data["measured_at"] = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        data["command"] = command
         suffix = "-random" if args.random_vectors else ""
         (args.results / f"scale-{n_docs}{suffix}.json").write_text(json.dumps(data, indent=2, default=str) + "\n")
         write_report(args.results, args.out, command)
