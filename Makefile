@@ -1,7 +1,8 @@
 # Two entry points, both self-installing on a fresh machine (Python 3.11, Java 17, Maven):
 #   make demo   - install, provision + start Neo4j, ingest the bundled real-data sample, answer questions
 #   make test   - install, provision Neo4j, run the whole test suite against a real server
-# Heavy benchmarks are separate: make reproduce (writes docs/results.md).
+# Heavy benchmarks are separate: make reproduce (writes docs/results.md), make bench (writes
+# docs/benchmarks.md; BENCH_SCALES=10000,100000 BENCH_FLAGS=--random-vectors to change scale).
 # make reliability runs the reliability checks and writes docs/reliability.md (a few minutes).
 
 PYTHON ?= python3
@@ -9,7 +10,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install neo4j demo test reproduce reliability clean
+.PHONY: install neo4j demo test reproduce reliability bench clean
 
 install: $(STAMP)
 
@@ -35,6 +36,11 @@ reproduce: neo4j
 
 reliability: neo4j
 	$(BIN)/python -m car_graph.benchmarks.reliability --out docs/reliability.md
+
+BENCH_SCALES ?= 10000
+BENCH_FLAGS ?=
+bench: neo4j
+	$(BIN)/python -m car_graph.benchmarks.bench --scales $(BENCH_SCALES) $(BENCH_FLAGS)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

@@ -31,7 +31,7 @@ from car_graph.demo import render_retrieval, run_demo
 from car_graph.errors import CarError, EmptyGraphError
 from car_graph.evaluation import DEFAULT_SYSTEMS
 from car_graph.ingest.sources import FORMATS
-from car_graph.local_server import LocalNeo4j, ServerStatus
+from car_graph.local_server import DEFAULT_MEMORY, MEMORY_PROFILES, LocalNeo4j, ServerStatus, memory_profile
 from car_graph.settings import Settings
 from car_graph.analyst import QueryResult
 from car_graph.types import Explanation, Hop, Retrieval
@@ -141,12 +141,19 @@ def neo4j_install(state: CliState, instance: str) -> None:
 @click.option("--bolt-port", type=click.IntRange(1, 65535), help="Default 7687 (instance 'default').")
 @click.option("--http-port", type=click.IntRange(1, 65535), help="Default 7474 (instance 'default').")
 @click.option("--timeout", type=float, default=120, show_default=True, help="Seconds to wait for Bolt.")
+@click.option("--memory", type=click.Choice(sorted(MEMORY_PROFILES)), default=DEFAULT_MEMORY,
+              show_default=True,
+              help="Heap and page cache: small (~10k documents), medium (~100k), large (~1M).")
+@click.option("--heap", help="JVM heap, e.g. 4g (overrides the profile's).")
+@click.option("--pagecache", help="Page cache, e.g. 2g (overrides the profile's).")
 @pass_state
 def neo4j_start(state: CliState, instance: str, bolt_port: int | None, http_port: int | None,
-                timeout: float) -> None:
+                timeout: float, memory: str, heap: str | None, pagecache: str | None) -> None:
     """Start the local server on 127.0.0.1 (installs it first if needed)."""
     server = state.server(instance)
-    status = server.start(timeout=timeout, bolt_port=bolt_port, http_port=http_port, progress=click.echo)
+    profile = memory_profile(memory, heap=heap, pagecache=pagecache)
+    status = server.start(timeout=timeout, bolt_port=bolt_port, http_port=http_port,
+                          progress=click.echo, memory=profile)
     _print_status(status, str(server.password_file))
 
 

@@ -84,10 +84,16 @@ def text(name: str, package: str = QUERY_PACKAGE) -> str:
     return resource.read_text(encoding="utf-8")
 
 
-def statement(name: str, package: str = QUERY_PACKAGE) -> LiteralString:
-    """The statement as the driver's ``LiteralString`` (for ``Transaction.run``)."""
+PROFILE_PREFIX = "PROFILE\n"
+
+
+def statement(name: str, package: str = QUERY_PACKAGE, *, profile: bool = False) -> LiteralString:
+    """The statement as the driver's ``LiteralString`` (for ``Transaction.run``). ``profile``:
+    with Cypher's PROFILE keyword in front, so the result summary carries the executed plan
+    (benchmarks/bench.py keeps it in docs/benchmarks.md)."""
     # The one place a file's text becomes a LiteralString: it comes from our own package data.
-    return cast(LiteralString, text(name, package))
+    body = text(name, package)
+    return cast(LiteralString, PROFILE_PREFIX + body if profile else body)
 
 
 def load(name: str, *, timeout: float | None = None, package: str = QUERY_PACKAGE) -> Query:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import re
 import json
 import os
 import secrets
@@ -50,7 +51,6 @@ USER = "neo4j"
 LOOPBACK = "127.0.0.1"
 DEFAULT_BOLT_PORT = 7687
 DEFAULT_HTTP_PORT = 7474
-HEAP = "1g"
 PID_FILE = "car-graph.pid"
 INSTALLED_MARKER = ".installed"
 LOG_TAIL_LINES = 40
@@ -59,8 +59,6 @@ LOG_TAIL_LINES = 40
 # bootloader applies; we launch the server JVM ourselves, so we pass them. Keep the --add-opens:
 # without java.nio, vector index population can stall.
 JVM_FLAGS: tuple[str, ...] = (
-    f"-Xms{HEAP}",
-    f"-Xmx{HEAP}",
     "-XX:+UseG1GC",
     "-XX:-OmitStackTraceInFastThrow",
     "-XX:+AlwaysPreTouch",
@@ -79,6 +77,63 @@ JVM_FLAGS: tuple[str, ...] = (
     "-Dlog4j.layout.jsonTemplate.maxStringLength=32768",
     "-Dfile.encoding=UTF-8",
 )
+
+
+SIZE_PATTERN = re.compile(r"^([1-9][0-9]*)([kmg])$")
+MIN_HEAP_BYTES = 256 * 2**20
+MIN_PAGECACHE_BYTES = 64 * 2**20
+
+
+def size_bytes(size: str) -> int:
+    """'512m' -> bytes; Neo4j's and the JVM's own notation (k, m, g), nothing else."""
+    match = SIZE_PATTERN.match(size.strip().lower()) if isinstance(size, str) else None
+    if match is None:
+        raise ServerError(f"memory size {size!r} must be a whole number with k, m or g (e.g. 512m, 4g)")
+    return int(match.group(1)) * {"k": 2**10, "m": 2**20, "g": 2**30}[match.group(2)]
+
+
+@dataclass(frozen=True)
+class MemoryProfile:
+    """Heap (JVM -Xms/-Xmx) and page cache (store files) of one server instance.
+
+    The transaction memory cap is the heap: one batch's write transaction may use all of it,
+    nothing beyond (Neo4j refuses the transaction instead of dying of OutOfMemoryError).
+    The vector index lives in Lucene files outside the page cache, served by the OS file
+    cache, so the machine needs free RAM beyond heap + page cache (see docs/benchmarks.md).
+    """
+
+    heap: str
+    pagecache: str
+
+    def __post_init__(self) -> None:
+        normalised = {name: getattr(self, name).strip().lower() for name in ("heap", "pagecache")}
+        for name, value in normalised.items():
+            object.__setattr__(self, name, value)
+        if size_bytes(self.heap) < MIN_HEAP_BYTES:
+            raise ServerError(f"heap {self.heap} is below the 256m Neo4j needs to start")
+        if size_bytes(self.pagecache) < MIN_PAGECACHE_BYTES:
+            raise ServerError(f"page cache {self.pagecache} is below 64m")
+
+
+# Sized for a 24 GB machine shared with other work; docs/benchmarks.md gives the store sizes
+# measured at each scale.
+MEMORY_PROFILES: dict[str, MemoryProfile] = {
+    "small": MemoryProfile(heap="1g", pagecache="512m"),    # up to ~10k documents (tests, demo)
+    "medium": MemoryProfile(heap="2g", pagecache="2g"),     # ~100k documents
+    "large": MemoryProfile(heap="6g", pagecache="8g"),      # ~1M documents
+}
+DEFAULT_MEMORY = "small"
+
+
+def memory_profile(name: str | None = None, heap: str | None = None,
+                   pagecache: str | None = None) -> MemoryProfile:
+    """A named profile, with ``heap``/``pagecache`` overriding its sizes when given."""
+    key = name or DEFAULT_MEMORY
+    if key not in MEMORY_PROFILES:
+        raise ServerError(f"unknown memory profile {key!r}; choose from {', '.join(MEMORY_PROFILES)}")
+    base = MEMORY_PROFILES[key]
+    return MemoryProfile(heap=base.heap if heap is None else heap,
+                         pagecache=base.pagecache if pagecache is None else pagecache)
 
 
 @dataclass(frozen=True)
@@ -228,12 +283,15 @@ class LocalNeo4j:
         bolt_port: int | None = None,
         http_port: int | None = None,
         progress: Progress | None = None,
+        memory: MemoryProfile | None = None,
     ) -> ServerStatus:
         """Start the server (installing the jars first if needed) and wait until Bolt answers.
 
         Idempotent: if this instance is already running, its status is returned and nothing is
-        started. On failure the process is stopped and ServerError carries the log tail.
+        started (a different ``memory`` needs a stop first). On failure the process is stopped
+        and ServerError carries the log tail. ``memory`` None: the small profile.
         """
+        memory = memory or MEMORY_PROFILES[DEFAULT_MEMORY]
         if self._running_pid() is not None:
             return self.status()
         if not self.is_installed():
@@ -243,28 +301,30 @@ class LocalNeo4j:
         with _file_lock(self.instance_dir / "run" / "start.lock"):
             if self._running_pid() is not None:
                 return self.status()
-            return self._start_locked(timeout, bolt_port, http_port, progress)
+            return self._start_locked(timeout, bolt_port, http_port, progress, memory)
 
     def _start_locked(self, timeout: float, bolt_port: int | None, http_port: int | None,
-                      progress: Progress | None) -> ServerStatus:
+                      progress: Progress | None, memory: MemoryProfile) -> ServerStatus:
         say = progress or (lambda _msg: None)
         self.pid_file.unlink(missing_ok=True)  # stale: the process it names is gone or not ours
         for sub in ("conf", "data", "logs", "run", "import", "plugins"):
             (self.instance_dir / sub).mkdir(parents=True, exist_ok=True)
         ports = self._choose_ports(bolt_port, http_port)
         self._write_state(ports)
-        self._write_conf(ports)
+        self.write_conf(ports, memory)
         password = self._ensure_password()
 
         java = self._java()
         argv = [
-            java, "-cp", f"{self.instance_dir / 'plugins'}/*:{self.lib_dir}/*", *JVM_FLAGS,
+            java, "-cp", f"{self.instance_dir / 'plugins'}/*:{self.lib_dir}/*",
+            f"-Xms{memory.heap}", f"-Xmx{memory.heap}", *JVM_FLAGS,
             ENTRY_POINT,
             f"--home-dir={self.instance_dir}",
             f"--config-dir={self.instance_dir / 'conf'}",
             "--console-mode",
         ]
-        say(f"Starting Neo4j {self.version} ({self.instance}) on bolt://{LOOPBACK}:{ports.bolt} ...")
+        say(f"Starting Neo4j {self.version} ({self.instance}) on bolt://{LOOPBACK}:{ports.bolt} "
+            f"(heap {memory.heap}, page cache {memory.pagecache}) ...")
         started = time.monotonic()
         with open(self.console_log, "ab") as log:
             log.write(f"\n---- car-graph start {time.strftime('%Y-%m-%d %H:%M:%S')} ----\n".encode())
@@ -498,7 +558,7 @@ class LocalNeo4j:
         data = {"bolt_port": ports.bolt, "http_port": ports.http, "version": self.version}
         self._state_file.write_text(json.dumps(data, indent=2) + "\n")
 
-    def _write_conf(self, ports: Ports) -> None:
+    def write_conf(self, ports: Ports, memory: MemoryProfile) -> None:
         """Write neo4j.conf from scratch on every start; 5.26 refuses unknown or repeated keys."""
         d = self.instance_dir
         settings = {
@@ -520,11 +580,11 @@ class LocalNeo4j:
             "server.directories.plugins": str(d / "plugins"),
             "initial.dbms.default_database": "neo4j",
             "dbms.security.auth_enabled": "true",
-            # Informational here: the JVM heap comes from -Xms/-Xmx in JVM_FLAGS (no bootloader).
-            "server.memory.heap.initial_size": HEAP,
-            "server.memory.heap.max_size": HEAP,
-            "server.memory.pagecache.size": "512m",
-            "dbms.memory.transaction.total.max": "1g",
+            # Informational here: the JVM heap comes from -Xms/-Xmx on the command line (no bootloader).
+            "server.memory.heap.initial_size": memory.heap,
+            "server.memory.heap.max_size": memory.heap,
+            "server.memory.pagecache.size": memory.pagecache,
+            "dbms.memory.transaction.total.max": memory.heap,
             "dbms.usage_report.enabled": "false",
             "client.allow_telemetry": "false",
         }

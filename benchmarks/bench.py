@@ -1,0 +1,693 @@
+"""Scale benchmark: ingest a generated corpus into a fresh Neo4j, time every stage, compare retrieval.
+
+    python -m car_graph.benchmarks.bench --scales 10000 [--random-vectors] --out docs/benchmarks.md
+
+(``make bench``). For each scale it generates a corpus with :mod:`car_graph.benchmarks.scale`
+(outside the repository), starts a fresh managed instance ``bench`` with the memory profile of
+that scale, and measures:
+
+* ingest documents/s end to end, split into parse, spaCy, embedding, graph write, supersession
+  -- timed from the outside (a timed record iterator, timed embedder and extractor objects, a
+  GraphStore subclass that times each catalogue statement); the pipeline is not modified;
+* peak RSS of this Python process (getrusage) and of the Neo4j JVM (VmHWM);
+* retrieval latency p50/p95/p99 over the scale questions for the bare vector top-k
+  (search_vector.cypher), car (anchors + closure), the paper's in-memory reference (bm25s over
+  every text + a dict from series key to the latest document), bm25 and hybrid -- the
+  question's embedding and entity linking are prepared once per question for every system
+  (query-only latency), and the end-to-end latencies of vector and car (embedding the question
+  on every call, CarClient.retrieve_report) are reported beside them;
+* throughput with 1, 4 and 8 concurrent client threads (shared driver, one session per call);
+* strict TCA@5 (car_graph.metrics.strict_tca) against the generator's intended edges;
+* the PROFILE plans of anchors.cypher and closure.cypher for one question.
+
+Each scale's numbers go to ``docs/benchmarks/scale-<n>.json``; docs/benchmarks.md is rewritten
+from every stored result, so one command regenerates the page.
+
+``--random-vectors`` replaces the sentence-transformers model with :class:`HashEmbedder`
+(a pseudo-random unit vector per text, seeded by its SHA-256): ingest cost without the hours of
+embedding 1M texts. Dense retrieval is then meaningless and results say so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import platform
+import resource
+import shutil
+import statistics
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from car_graph import cypher
+from car_graph.benchmarks import scale
+from car_graph.store import GraphStore
+
+K = 5
+WARMUP = 20
+CONCURRENCY = (1, 4, 8)
+THROUGHPUT_QUESTIONS = 200  # questions per throughput run (each of 1, 4, 8 clients)
+RESULTS_DIR = Path("docs") / "benchmarks"
+SUPERSESSION_STATEMENTS = frozenset({
+    "link_explicit", "apply_rule", "reset_unresolved", "mark_unresolved", "supersession_component",
+    "full_edges", "mark_cycle_edges", "scope_members", "clear_pending", "upsert_rules",
+})
+
+
+# ------------------------------------------------------------------------------ instruments
+
+
+class Stopwatch:
+    """Seconds per stage, accumulated; thread-safe enough for one ingesting thread."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self.calls: dict[str, int] = {}
+
+    def add(self, stage: str, seconds: float) -> None:
+        self.seconds[stage] = self.seconds.get(stage, 0.0) + seconds
+        self.calls[stage] = self.calls.get(stage, 0) + 1
+
+    def time(self, stage: str, work: Callable[[], Any]) -> Any:
+        started = time.perf_counter()
+        try:
+            return work()
+        finally:
+            self.add(stage, time.perf_counter() - started)
+
+
+class HashEmbedder:
+    """Benchmark-only: a deterministic pseudo-random unit vector per text (SHA-256-seeded numpy).
+
+    Stands in for precomputed embeddings at scales where encoding every text would take hours;
+    never for quality numbers (dense similarity between unrelated texts is noise)."""
+
+    model_name = "random unit vectors (sha256-seeded; benchmark only)"
+
+    def __init__(self, dimensions: int = 384) -> None:
+        self._dimensions = dimensions
+
+    @property
+    def dimensions(self) -> int:
+        return self._dimensions
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        import numpy as np
+
+        out = []
+        for text in texts:
+            seed = int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "little")
+            vector = np.random.default_rng(seed).standard_normal(self._dimensions)
+            out.append((vector / np.linalg.norm(vector)).tolist())
+        return out
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed_documents([text])[0]
+
+
+class TimedEmbedder:
+    def __init__(self, inner: Any, watch: Stopwatch) -> None:
+        self.inner, self.watch, self.model_name = inner, watch, inner.model_name
+
+    @property
+    def dimensions(self) -> int:
+        return int(self.inner.dimensions)
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        return self.watch.time("embedding", lambda: self.inner.embed_documents(texts))
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.inner.embed_query(text)
+
+
+class TimedExtractor:
+    """The extractor with extract_many/add_names timed as 'spacy'; everything else delegated."""
+
+    def __init__(self, inner: Any, watch: Stopwatch) -> None:
+        self._inner, self._watch = inner, watch
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def extract_many(self, texts: Iterable[str], batch_size: int = 256) -> Any:
+        return self._watch.time("spacy", lambda: self._inner.extract_many(texts, batch_size))
+
+    def add_names(self, *args: Any, **kwargs: Any) -> Any:
+        return self._watch.time("spacy", lambda: self._inner.add_names(*args, **kwargs))
+
+
+class TimedStore(GraphStore):
+    """GraphStore whose calls are timed by stage: the batch write, the state lookup that skips
+    unchanged records, supersession statements, bookkeeping."""
+
+    def __init__(self, driver: Any, database: str | None, watch: Stopwatch) -> None:
+        super().__init__(driver, database)
+        self.watch = watch
+
+    @staticmethod
+    def _stage(name: str) -> str:
+        if name in SUPERSESSION_STATEMENTS:
+            return "supersession"
+        if name == "document_state":
+            return "state_lookup"
+        return "bookkeeping"
+
+    def read(self, name: str, **params: Any) -> Any:
+        return self._timed(name, lambda: super(TimedStore, self).read(name, **params))
+
+    def write(self, name: str, **params: Any) -> Any:
+        return self._timed(name, lambda: super(TimedStore, self).write(name, **params))
+
+    def _timed(self, name: str, call: Callable[[], Any]) -> Any:
+        stage = self._stage(name)
+        self.watch.add(f"statement:{name}", 0.0)  # call count per statement
+        started = time.perf_counter()
+        try:
+            return call()
+        finally:
+            elapsed = time.perf_counter() - started
+            self.watch.add(stage, elapsed)
+            self.watch.seconds[f"statement:{name}"] += elapsed
+
+    def write_batch(self, *args: Any, **kwargs: Any) -> None:
+        self.watch.time("graph_write", lambda: super(TimedStore, self).write_batch(*args, **kwargs))
+
+
+def timed_records(path: Path, watch: Stopwatch, problems: list[Any]) -> Iterator[Any]:
+    """The corpus's records, with the time spent reading and parsing them booked as 'parse'."""
+    from car_graph.ingest.records import read_jsonl
+
+    records = read_jsonl(path, problems)
+    while True:
+        started = time.perf_counter()
+        try:
+            record = next(records)
+        except StopIteration:
+            watch.add("parse", time.perf_counter() - started)
+            return
+        watch.add("parse", time.perf_counter() - started)
+        yield record
+
+
+def peak_rss_bytes() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: KiB
+
+
+def vm_hwm_bytes(pid: int | None) -> int | None:
+    if pid is None:
+        return None
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+def percentiles(samples: Sequence[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+
+    def at(p: float) -> float:
+        index = min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))
+        return ordered[index] * 1000
+
+    return {"n": len(ordered), "p50_ms": at(50), "p95_ms": at(95), "p99_ms": at(99),
+            "mean_ms": statistics.fmean(ordered) * 1000}
+
+
+# ------------------------------------------------------------------------------ reference
+
+
+class InMemoryReference:
+    """The paper's reference approach: BM25 (bm25s) over every text, then each hit replaced by
+    the latest document of its series (a dict from series key to the latest published id)."""
+
+    def __init__(self, corpus: Path) -> None:
+        import bm25s
+        import Stemmer
+
+        started = time.perf_counter()
+        self.ids: list[str] = []
+        texts: list[str] = []
+        latest: dict[str, tuple[str, str]] = {}
+        self.series: list[str] = []
+        with open(corpus, encoding="utf-8") as handle:
+            for line in handle:
+                record = json.loads(line)
+                self.ids.append(record["id"])
+                texts.append(f"{record.get('title', '')}\n{record['text']}")
+                key = (record.get("attributes") or {}).get("series") or record["id"]
+                self.series.append(key)
+                stamp = (record.get("published") or "", record["id"])
+                if key not in latest or stamp > latest[key]:
+                    latest[key] = stamp
+        self.latest = {key: stamp[1] for key, stamp in latest.items()}
+        self.stemmer = Stemmer.Stemmer("english")
+        tokens = bm25s.tokenize(texts, stopwords="en", stemmer=self.stemmer, show_progress=False)
+        del texts
+        self.index = bm25s.BM25()
+        self.index.index(tokens, show_progress=False)
+        self._bm25s = bm25s
+        self.build_seconds = time.perf_counter() - started
+
+    def search(self, question: str, k: int = K, candidates: int = 50) -> list[str]:
+        tokens = self._bm25s.tokenize([question], stopwords="en", stemmer=self.stemmer,
+                                      show_progress=False)
+        hits, _scores = self.index.retrieve(tokens, k=min(candidates, len(self.ids)),
+                                            show_progress=False, n_threads=1)
+        out: dict[str, None] = {}
+        for position in hits[0]:
+            out.setdefault(self.latest[self.series[int(position)]], None)
+            if len(out) >= k:
+                break
+        return list(out)
+
+
+# ------------------------------------------------------------------------------ the run
+
+
+@dataclass
+class ScaleResult:
+    documents: int
+    vectors: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+def ingest(driver: Any, corpus: Path, embedder: Any, extractor: Any, batch_size: int = 256) -> dict[str, Any]:
+    from car_graph.client import CarClient
+    from car_graph.ingest.pipeline import ingest_records
+
+    watch = Stopwatch()
+    timed_embedder = TimedEmbedder(embedder, watch)
+    timed_extractor = TimedExtractor(extractor, watch)
+    CarClient(driver, embedder=timed_embedder, extractor=timed_extractor).apply_schema()
+    store = TimedStore(driver, None, watch)
+    problems: list[Any] = []
+    started = time.perf_counter()
+    summary = ingest_records(timed_records(corpus, watch, problems), store, timed_embedder,
+                             timed_extractor, None, batch_size=batch_size, progress=False,
+                             problems=problems)
+    total = time.perf_counter() - started
+    stages = {s: round(v, 3) for s, v in watch.seconds.items() if not s.startswith("statement:")}
+    statements = {s.split(":", 1)[1]: {"seconds": round(v, 3), "calls": watch.calls[s]}
+                  for s, v in watch.seconds.items() if s.startswith("statement:")}
+    accounted = sum(stages.values())
+    embedding = stages.get("embedding", 0.0)
+    return {
+        "documents": summary.documents, "skipped": len(summary.skipped),
+        "edges": summary.graph.get("supersedes"), "seconds": round(total, 2),
+        "docs_per_s": round(summary.documents / total, 1) if total else None,
+        "stages_s": {**stages, "other_python": round(total - accounted, 3)},
+        "statements": statements,
+        "overhead_beyond_embedding": round((total - embedding) / embedding, 3) if embedding else None,
+        "embedding_share": round(embedding / total, 3) if total else None,
+        "batch_size": batch_size,
+    }
+
+
+def reingest_unchanged(driver: Any, corpus: Path, embedder: Any, extractor: Any, limit: int) -> dict[str, Any]:
+    """Re-ingest the first ``limit`` records unchanged: the content hash should skip them all."""
+    import itertools
+
+    from car_graph.ingest.pipeline import ingest_records
+    from car_graph.ingest.records import read_jsonl
+
+    started = time.perf_counter()
+    summary = ingest_records(itertools.islice(read_jsonl(corpus, []), limit), GraphStore(driver),
+                             embedder, extractor, None, progress=False)
+    seconds = time.perf_counter() - started
+    return {"records": limit, "unchanged": summary.unchanged, "written": summary.documents,
+            "seconds": round(seconds, 2), "records_per_s": round(limit / seconds, 1)}
+
+
+def time_each(questions: Sequence[str], call: Callable[[str], Any]) -> tuple[dict[str, float], list[Any]]:
+    for question in questions[:WARMUP]:
+        call(question)
+    samples, outputs = [], []
+    for question in questions:
+        started = time.perf_counter()
+        outputs.append(call(question))
+        samples.append(time.perf_counter() - started)
+    return percentiles(samples), outputs
+
+
+def throughput(questions: Sequence[str], call: Callable[[str], Any], clients: int) -> float:
+    """Questions per second with ``clients`` threads sharing the question list."""
+    lock = threading.Lock()
+    queue = list(questions)
+
+    def worker() -> None:
+        while True:
+            with lock:
+                if not queue:
+                    return
+                question = queue.pop()
+            call(question)
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=clients) as pool:
+        for future in [pool.submit(worker) for _ in range(clients)]:
+            future.result()
+    return len(questions) / (time.perf_counter() - started)
+
+
+def profile_plan(driver: Any, statement: str, params: dict[str, Any]) -> list[str]:
+    """The PROFILE plan of one catalogue statement as indented lines (operator, rows, db hits).
+    The statement text is the catalogue's own (cypher.statement(..., profile=True))."""
+    with driver.session(default_access_mode="READ") as session:
+        summary = session.run(cypher.statement(statement, profile=True), params).consume()
+    lines: list[str] = []
+
+    def walk(node: Any, depth: int) -> None:
+        args = node.get("args", {}) if isinstance(node, dict) else {}
+        details = str(args.get("Details", ""))[:110]
+        lines.append(f"{'  ' * depth}{node.get('operatorType', '?')}  rows={node.get('rows', args.get('Rows'))}"
+                     f"  dbHits={node.get('dbHits', args.get('DbHits'))}  {details}")
+        for child in node.get("children", []):
+            walk(child, depth + 1)
+
+    walk(summary.profile or {}, 0)
+    return lines
+
+
+def run_scale(driver: Any, corpus_dir: Path, embedder: Any, extractor: Any, *,
+              server_pid: int | None = None, vectors: str = "all-MiniLM-L6-v2",
+              memory: dict[str, str] | None = None, reingest: int = 2000,
+              concurrency: Sequence[int] = CONCURRENCY) -> dict[str, Any]:
+    """Every measurement of one scale on an empty database; returns the result mapping."""
+    from car_graph.client import CarClient
+    from car_graph.metrics import strict_tca
+    from car_graph.retrieval import Retriever
+
+    corpus = corpus_dir / "documents.jsonl"
+    stats = json.loads((corpus_dir / "stats.json").read_text())
+    questions = scale.read_questions(corpus_dir / "questions.jsonl")
+    result: dict[str, Any] = {"corpus": stats, "vectors": vectors, "memory": memory,
+                              "questions": len(questions), "k": K,
+                              "load_average": {"start": os.getloadavg()[0]}}
+
+    result["ingest"] = ingest(driver, corpus, embedder, extractor)
+    result["rss"] = {"python_after_ingest": peak_rss_bytes(), "neo4j_after_ingest": vm_hwm_bytes(server_pid)}
+    result["reingest_unchanged"] = reingest_unchanged(driver, corpus, embedder, extractor,
+                                                      min(reingest, stats["documents"]))
+
+    texts = [q.question for q in questions]
+    store = GraphStore(driver)
+    retriever = Retriever(store, embedder, extractor)
+    started = time.perf_counter()
+    retriever.prepare(texts)
+    result["prepare_questions_s"] = round(time.perf_counter() - started, 2)
+    vectors_by_q = {t: retriever.question_parameters(t)["embedding"] for t in texts}
+
+    def vector(question: str) -> list[str]:
+        rows = store.read("search_vector", embedding=vectors_by_q[question], k=K, as_of=None,
+                          domain=None, candidates=50)
+        return [r["doc_id"] for r in rows]
+
+    def vector_e2e(question: str) -> list[str]:
+        rows = store.read("search_vector", embedding=embedder.embed_query(question), k=K,
+                          as_of=None, domain=None, candidates=50)
+        return [r["doc_id"] for r in rows]
+
+    def car(question: str) -> list[str]:
+        return list(retriever.retrieve(question, K).ids)
+
+    client = CarClient(driver, embedder=embedder, extractor=extractor)
+
+    def car_e2e(question: str) -> list[str]:
+        return list(client.retrieve_report(question, K).ids)
+
+    def bm25(question: str) -> list[str]:
+        return retriever.search("bm25", question, K)[0]
+
+    def hybrid(question: str) -> list[str]:
+        return retriever.search("hybrid", question, K)[0]
+
+    started = time.perf_counter()
+    reference = InMemoryReference(corpus)
+    result["reference_build_s"] = round(time.perf_counter() - started, 2)
+
+    systems: dict[str, Callable[[str], list[str]]] = {
+        "vector": vector, "car": car, "reference": reference.search, "bm25": bm25,
+        "hybrid": hybrid, "vector_e2e": vector_e2e, "car_e2e": car_e2e,
+    }
+    graph = scale.reference_graph(corpus)
+    latency: dict[str, Any] = {}
+    for name, call in systems.items():
+        timing, outputs = time_each(texts, call)
+        hits = [strict_tca(ids, K, set(q.gold), graph, anchors=set(q.anchors))
+                for q, ids in zip(questions, outputs, strict=True)]
+        timing["strict_tca_at_5"] = round(sum(hits) / len(hits), 4)
+        by_shape: dict[str, list[bool]] = {}
+        for q, hit in zip(questions, hits, strict=True):
+            by_shape.setdefault(q.shape, []).append(hit)
+        timing["tca_by_shape"] = {s: round(sum(v) / len(v), 4) for s, v in by_shape.items()}
+        latency[name] = timing
+    result["latency"] = latency
+    result["ratios"] = {
+        "car_p50_over_vector_p50": latency["car"]["p50_ms"] / latency["vector"]["p50_ms"],
+        "reference_p50_over_car_p50": latency["reference"]["p50_ms"] / latency["car"]["p50_ms"],
+        "car_e2e_p50_over_vector_e2e_p50": latency["car_e2e"]["p50_ms"] / latency["vector_e2e"]["p50_ms"],
+    }
+    result["throughput_qps"] = {
+        name: {str(n): round(throughput(texts[:THROUGHPUT_QUESTIONS], systems[name], n), 1)
+               for n in concurrency}
+        for name in ("car", "vector")
+    }
+    result["load_average"]["end"] = os.getloadavg()[0]
+    result["rss"]["python_peak"] = peak_rss_bytes()
+    result["rss"]["neo4j_peak"] = vm_hwm_bytes(server_pid)
+
+    sample = next((q for q in questions if q.shape == "release_line"), questions[0])
+    params = retriever._common(sample.question, K, None, None)
+    anchor_params = retriever._anchor_parameters(params)
+    anchors = store.read("anchors", **anchor_params)
+    result["profile"] = {
+        "question": sample.question,
+        "anchors": profile_plan(driver, "anchors", anchor_params),
+        "closure": profile_plan(driver, "closure", {
+            "anchors": [{"id": a["doc_id"], "rank": a["rank"], "score": a["score"]} for a in anchors],
+            "as_of": None, "embedding": params["embedding"], "k": K}),
+    }
+    return result
+
+
+# ------------------------------------------------------------------------------ the report
+
+
+def _mib(value: int | None) -> str:
+    return "n/a" if value is None else f"{value / 2**20:,.0f} MiB"
+
+
+def machine() -> dict[str, Any]:
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.processor())
+    mem = next((int(line.split()[1]) * 1024 for line in Path("/proc/meminfo").read_text().splitlines()
+                if line.startswith("MemTotal:")), 0)
+    return {"cpu": cpu, "cores": os.cpu_count(), "memory": mem, "python": platform.python_version(),
+            "platform": platform.platform()}
+
+
+PROFILE_DOC = """## Neo4j memory profiles
+
+`car-graph neo4j start --memory small|medium|large` writes heap and page cache into the
+instance's neo4j.conf (and the JVM's -Xms/-Xmx); `--heap 3g --pagecache 2g` override a
+profile. The transaction memory cap equals the heap. Sized for a 24 GB machine shared with other
+work: the vector index (Lucene files) is read through the OS file cache, outside both, so leave
+free RAM about the size of the store's vector index.
+
+| profile | heap | page cache | for |
+|---|---|---|---|
+| small (default) | 1g | 512m | up to ~10k documents: tests, demo, the 10k benchmark |
+| medium | 2g | 2g | ~100k documents |
+| large | 6g | 8g | ~1M documents (14 GB of 24 GB; the OS file cache gets the rest) |
+"""
+
+
+def render(results: Sequence[dict[str, Any]], command: str) -> str:
+    lines = ["# Scale benchmarks", "",
+             "Generated by `make bench` (`python -m car_graph.benchmarks.bench`); every number below "
+             "was measured in one run per scale, systems side by side on the same server. Do not "
+             "edit by hand. Core performance problems found with these runs, with their PROFILE "
+             "evidence, and what 1M documents would take: docs/benchmarks-findings.md.", ""]
+    if not results:
+        return "\n".join(lines + ["No results yet.", ""])
+    m = results[0]["machine"]
+    lines += [f"Machine: {m['cpu']}, {m['cores']} cores (shared with other work), "
+              f"{m['memory'] / 2**30:.0f} GiB RAM, Python {m['python']}, Neo4j {results[0].get('neo4j_version', '?')}.",
+              "", f"Page written by: `{command}`; each scale's measuring command is in its section.",
+              "", PROFILE_DOC]
+    lines += ["## Summary", "",
+              "| documents | vectors | ingest docs/s | embedding share | overhead beyond embedding | "
+              "car p50 / vector p50 | reference p50 / car p50 | car strict TCA@5 | Python peak | Neo4j peak |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        i, lat, ratio = r["ingest"], r["latency"], r["ratios"]
+        lines.append(
+            f"| {r['corpus']['documents']:,} | {r['vectors']} | {i['docs_per_s']:,} | "
+            f"{i['embedding_share']:.0%} | {i['overhead_beyond_embedding']:.0%} | "
+            f"{ratio['car_p50_over_vector_p50']:.2f} | {ratio['reference_p50_over_car_p50']:.2f} | "
+            f"{lat['car']['strict_tca_at_5']:.3f} | {_mib(r['rss']['python_peak'])} | {_mib(r['rss']['neo4j_peak'])} |")
+    lines += ["", "*Overhead beyond embedding* = (ingest wall time − embedding time) / embedding time. "
+              "With random vectors the embedding stage is a hash, so the overhead is not comparable.",
+              ""]
+    for r in results:
+        lines += _scale_section(r)
+    return "\n".join(lines) + "\n"
+
+
+def _scale_section(r: dict[str, Any]) -> list[str]:
+    c, i = r["corpus"], r["ingest"]
+    out = [f"## {c['documents']:,} documents ({r['vectors']})", "",
+           f"Command: `{r.get('command', '?')}`. Measured {r['measured_at']}; Neo4j memory {r['memory']}; {r['questions']} questions, k = {r['k']}. "
+           f"1-minute load average of the (shared, 2-core) machine: {r['load_average']['start']:.1f} at the start, "
+           f"{r['load_average']['end']:.1f} at the end -- absolute latencies are inflated by the other "
+           "work; the ratios compare systems measured in the same minutes.", "",
+           "### Corpus", "",
+           f"Generated in {c['seconds']} s: {c['documents']:,} documents, {c['edges']:,} explicit "
+           f"supersedes edges ({c['superseded_share']:.0%} of documents superseded), {c['scopes']:,} scopes "
+           f"(median size {c['scope_size_median']}, largest {c['scope_size_max']:,}, "
+           f"{c['scopes_of_one_to_ten']:,} of 1-10 documents), hub scopes {c['hub_sizes']}, "
+           f"{c['release_lines']} release lines of {c['release_line_length']} versions. "
+           f"Chain lengths (documents per chain: chains): `{c['chain_lengths']}`. Questions by shape: {c['questions']}.",
+           "", "### Ingest", "",
+           f"{i['documents']:,} documents in {i['seconds']} s = **{i['docs_per_s']:,} docs/s** "
+           f"(batch {i['batch_size']}, skipped {i['skipped']}).", "",
+           "| stage | seconds | share |", "|---|---|---|"]
+    for stage, seconds in sorted(i["stages_s"].items(), key=lambda kv: -kv[1]):
+        out.append(f"| {stage} | {seconds:,.1f} | {seconds / i['seconds']:.0%} |")
+    out += ["", "Supersession statements (seconds, calls): " + ", ".join(
+        f"{name} {v['seconds']:.1f} s/{v['calls']}" for name, v in
+        sorted(i["statements"].items(), key=lambda kv: -kv[1]["seconds"])) + ".", ""]
+    re_ = r["reingest_unchanged"]
+    out += [f"Re-ingesting {re_['records']:,} unchanged records: {re_['seconds']} s "
+            f"({re_['records_per_s']:,} records/s; {re_['unchanged']:,} skipped as unchanged, {re_['written']} written).", "",
+            f"Peak RSS: Python {_mib(r['rss']['python_after_ingest'])} after ingest, "
+            f"{_mib(r['rss']['python_peak'])} at the end (bm25s reference index and the reference "
+            f"graph included); Neo4j JVM VmHWM {_mib(r['rss']['neo4j_after_ingest'])} after ingest, "
+            f"{_mib(r['rss']['neo4j_peak'])} at the end.", "",
+            "### Retrieval latency (one client)", "",
+            "| system | p50 ms | p95 ms | p99 ms | mean ms | strict TCA@5 | TCA by shape |",
+            "|---|---|---|---|---|---|---|"]
+    names = {"vector": "bare vector top-k (search_vector)", "car": "car (anchors + closure)",
+             "reference": "in-memory reference (bm25s + latest dict)", "bm25": "bm25 (fulltext)",
+             "hybrid": "hybrid (anchors)", "vector_e2e": "vector, embedding the question each call",
+             "car_e2e": "car end to end (CarClient.retrieve_report)"}
+    for key, label in names.items():
+        t = r["latency"][key]
+        out.append(f"| {label} | {t['p50_ms']:.1f} | {t['p95_ms']:.1f} | {t['p99_ms']:.1f} | "
+                   f"{t['mean_ms']:.1f} | {t['strict_tca_at_5']:.3f} | {t['tca_by_shape']} |")
+    ratio = r["ratios"]
+    out += ["", f"Ratios (same run): car p50 / vector p50 = **{ratio['car_p50_over_vector_p50']:.2f}**; "
+            f"reference p50 / car p50 = **{ratio['reference_p50_over_car_p50']:.2f}**; end to end, "
+            f"car / vector = {ratio['car_e2e_p50_over_vector_e2e_p50']:.2f}. Question analysis "
+            f"(embedding + entity linking of all questions, batched) took {r['prepare_questions_s']} s and "
+            "is excluded from the first five rows; the in-memory reference index took "
+            f"{r['reference_build_s']} s to build.", "",
+            f"### Throughput (questions/s over {THROUGHPUT_QUESTIONS} questions, threads sharing one "
+            "driver, one session per call)", "",
+            "| system | " + " | ".join(f"{n} client{'s' if n > 1 else ''}" for n in CONCURRENCY) + " |",
+            "|---|" + "---|" * len(CONCURRENCY)]
+    for name, row in r["throughput_qps"].items():
+        out.append(f"| {name} | " + " | ".join(f"{row[str(n)]:,}" if str(n) in row else "-" for n in CONCURRENCY) + " |")
+    p = r["profile"]
+    out += ["", f"### PROFILE for \"{p['question']}\"", "", "anchors.cypher:", "", "```",
+            *p["anchors"], "```", "", "closure.cypher:", "", "```", *p["closure"], "```", ""]
+    return out
+
+
+def write_report(results_dir: Path, out: Path, command: str) -> None:
+    results = sorted((json.loads(p.read_text()) for p in results_dir.glob("scale-*.json")),
+                     key=lambda r: (r["corpus"]["documents"], r["vectors"]))
+    out.write_text(render(results, command), encoding="utf-8")
+
+
+# ------------------------------------------------------------------------------ command line
+
+
+def profile_for(n_docs: int) -> str:
+    return "small" if n_docs <= 20_000 else "medium" if n_docs <= 200_000 else "large"
+
+
+def main(argv: list[str] | None = None) -> int:
+    import logging
+
+    from neo4j import GraphDatabase
+
+    from car_graph.ingest.entities import EntityExtractor
+    from car_graph.local_server import LocalNeo4j, memory_profile
+    from car_graph.settings import Settings
+
+    parser = argparse.ArgumentParser(description="car-graph scale benchmark (writes docs/benchmarks.md)")
+    parser.add_argument("--scales", default="10000", help="comma-separated document counts")
+    parser.add_argument("--questions", type=int, default=500)
+    parser.add_argument("--random-vectors", action="store_true",
+                        help="hash-seeded random unit vectors instead of the embedding model")
+    parser.add_argument("--instance", default="bench")
+    parser.add_argument("--memory", help="memory profile (default: by scale)")
+    parser.add_argument("--work", type=Path, help="corpus directory (default: under the car-graph cache)")
+    parser.add_argument("--results", type=Path, default=RESULTS_DIR)
+    parser.add_argument("--out", type=Path, default=Path("docs") / "benchmarks.md")
+    parser.add_argument("--report-only", action="store_true", help="rewrite the page from stored results")
+    args = parser.parse_args(argv)
+    logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
+    command = "python -m car_graph.benchmarks.bench " + " ".join(argv if argv is not None else sys.argv[1:])
+    args.results.mkdir(parents=True, exist_ok=True)
+    if args.report_only:
+        write_report(args.results, args.out, command)
+        return 0
+
+    settings = Settings.from_env()
+    work = args.work or settings.home / "bench"
+    if args.random_vectors:
+        embedder: Any = HashEmbedder()
+    else:
+        from car_graph.embedding import SentenceTransformerEmbedder
+
+        embedder = SentenceTransformerEmbedder()
+    vectors = embedder.model_name if args.random_vectors else "all-MiniLM-L6-v2"
+    for n_docs in (int(s) for s in args.scales.split(",")):
+        corpus_dir = work / f"scale-{n_docs}"
+        if not (corpus_dir / "stats.json").is_file():
+            print(f"generating {n_docs:,} documents into {corpus_dir} ...", flush=True)
+            scale.generate(corpus_dir, n_docs, args.questions)
+        server = LocalNeo4j(settings.home, settings.neo4j_version, args.instance)
+        server.stop(progress=print)
+        shutil.rmtree(server.instance_dir, ignore_errors=True)  # fresh: no data, no caches
+        profile_name = args.memory or profile_for(n_docs)
+        profile = memory_profile(profile_name)
+        status = server.start(timeout=300, progress=print, memory=profile)
+        try:
+            uri, user, password = server.connection()
+            with GraphDatabase.driver(uri, auth=(user, password), max_connection_pool_size=16) as driver:
+                extractor = EntityExtractor(use_statistical=False)
+                print(f"benchmarking {n_docs:,} documents ({vectors}) ...", flush=True)
+                data = run_scale(driver, corpus_dir, embedder, extractor, server_pid=status.pid,
+                                 vectors=vectors,
+                                 memory={"profile": profile_name, "heap": profile.heap,
+                                         "pagecache": profile.pagecache})
+        finally:
+            server.stop(progress=print)
+        data["machine"] = machine()
+        data["neo4j_version"] = status.version
+        data["measured_at"] = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        data["command"] = command
+        suffix = "-random" if args.random_vectors else ""
+        (args.results / f"scale-{n_docs}{suffix}.json").write_text(json.dumps(data, indent=2, default=str) + "\n")
+        write_report(args.results, args.out, command)
+        print(json.dumps({k: data[k] for k in ("ingest", "ratios", "rss")}, indent=2, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,52 @@
+"""Smoke version of `make bench` (CI): 1,000 generated documents, 50 questions, random vectors.
+
+The full runs (10k, 100k documents, real embeddings) are `make bench`; this keeps the
+benchmark's code paths honest: every stage is timed, every system answers, TCA is computed and
+the report renders.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import neo4j
+import pytest
+
+from car_graph.benchmarks import bench, scale
+
+pytestmark = [pytest.mark.neo4j, pytest.mark.models]
+
+
+def test_scale_benchmark_smoke_produces_a_sane_report(db: neo4j.Driver, extractor, tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    stats = scale.generate(corpus, 1000, n_questions=50, seed=3)
+    assert stats["documents"] == 1000
+
+    result = bench.run_scale(db, corpus, bench.HashEmbedder(), extractor, vectors="random (smoke)",
+                             reingest=300, concurrency=(1, 4))
+
+    ingest = result["ingest"]
+    assert ingest["documents"] == 1000 and ingest["skipped"] == 0
+    assert ingest["edges"] == stats["edges"], "every explicit supersedes edge reaches the graph"
+    for stage in ("parse", "spacy", "embedding", "graph_write", "supersession"):
+        assert ingest["stages_s"][stage] > 0, stage
+    assert result["reingest_unchanged"]["unchanged"] == 300
+    assert result["reingest_unchanged"]["written"] == 0
+    for system in ("vector", "car", "reference", "bm25", "hybrid", "vector_e2e", "car_e2e"):
+        timing = result["latency"][system]
+        assert timing["n"] == 50
+        assert 0 < timing["p50_ms"] <= timing["p95_ms"] <= timing["p99_ms"], system
+        assert 0.0 <= timing["strict_tca_at_5"] <= 1.0
+    # the generator's chains are findable by their identifiers: car must get most of them right
+    assert result["latency"]["car"]["strict_tca_at_5"] >= 0.8, result["latency"]["car"]
+    assert all(v > 0 for row in result["throughput_qps"].values() for v in row.values())
+    assert result["rss"]["python_peak"] > 0
+    assert any("rows=" in line for line in result["profile"]["closure"])
+
+    result.update(machine=bench.machine(), neo4j_version="test", measured_at="now")
+    (tmp_path / "scale-1000.json").write_text(json.dumps(result, default=str))
+    out = tmp_path / "benchmarks.md"
+    bench.write_report(tmp_path, out, "smoke")
+    text = out.read_text()
+    assert "## 1,000 documents (random (smoke))" in text and "car p50 / vector p50" in text
