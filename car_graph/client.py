@@ -55,6 +55,7 @@ class CarClient:
         self._embedding_model = embedding_model
         self._retrieval_settings = retrieval_settings
         self._owns_driver = owns_driver
+        self._retriever: Retriever | None = None
 
     @classmethod
     def from_env(cls, settings: Settings | None = None, **kwargs: Any) -> CarClient:
@@ -95,9 +96,14 @@ class CarClient:
 
     @property
     def retriever(self) -> Retriever:
-        from car_graph.retrieval import Retriever
+        """One Retriever per client, rebuilt after this client changes the graph (its linker
+        reads the graph's domains once, and it remembers analysed questions)."""
+        if self._retriever is None:
+            from car_graph.retrieval import Retriever
 
-        return Retriever(self.store, self.embedder, self.extractor, self._retrieval_settings)
+            self._retriever = Retriever(self.store, self.embedder, self.extractor,
+                                        self._retrieval_settings)
+        return self._retriever
 
     # -- operations ----------------------------------------------------------------------------
     def apply_schema(self) -> Any:
@@ -123,6 +129,7 @@ class CarClient:
         from car_graph.ingest.pipeline import ingest_records
 
         self.apply_schema()
+        self._retriever = None  # questions analysed before this ingest may link differently
         if domain is not None:
             self.extractor.register_domain(domain)
             self.store.write("upsert_domain", domain=domain.name,
@@ -156,6 +163,7 @@ class CarClient:
         """Delete documents (by id) with their edges, re-evaluating what depended on them."""
         from car_graph.ingest.pipeline import delete_documents
 
+        self._retriever = None
         return delete_documents(self.store, ids)
 
     def retrieve(

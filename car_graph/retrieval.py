@@ -7,6 +7,7 @@ The baselines the evaluation compares against (dense, bm25, hybrid) are sibling 
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 
 SYSTEMS = ("bm25", "dense", "hybrid", "car")
 EXPLAIN_LIMIT = 1000  # controlling documents listed by explain
+PREPARED_LIMIT = 10_000  # analysed questions a Retriever remembers (an evaluation's set)
 
 
 @dataclass(frozen=True)
@@ -81,7 +83,7 @@ class Retriever:
         self.linker = EntityLinker(store, extractor, extractor.registry, self.settings.linking)
         # Question analysis (embedding, entity linking) is shared by every system an evaluation
         # runs; a Retriever lives for one retrieval or one evaluation, so the graph is stable.
-        self._prepared: dict[str, dict[str, Any]] = {}
+        self._prepared: OrderedDict[str, dict[str, Any]] = OrderedDict()
 
     def prepare(self, questions: Iterable[str]) -> None:
         """Analyse many questions at once (one batched embedding call)."""
@@ -91,6 +93,9 @@ class Retriever:
         if not todo:
             return
         vectors = self.embedder.embed_documents(todo)
+        # bounded: a long-lived client answering endless distinct questions must not grow
+        while len(self._prepared) + len(todo) > max(PREPARED_LIMIT, len(todo)) and self._prepared:
+            self._prepared.popitem(last=False)
         for question, vector in zip(todo, vectors, strict=True):
             self._prepared[question] = {
                 "embedding": vector,
