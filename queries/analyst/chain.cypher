@@ -10,9 +10,9 @@
 //          evidence list<string>
 WITH date($as_of) AS as_of
 MATCH (doc:Document {id: $doc_id})
-MATCH path = ANY SHORTEST (doc)((:Document)<-[h:SUPERSEDES]-(n:Document)
-    WHERE (as_of IS NULL OR h.effective IS NULL OR h.effective <= as_of)
-      AND (as_of IS NULL OR n.published IS NULL OR n.published <= as_of))*(ctrl:Document)
+MATCH path = ANY SHORTEST (doc)((:Document)<-[hop:SUPERSEDES]-(later:Document)
+    WHERE (as_of IS NULL OR hop.effective IS NULL OR hop.effective <= as_of)
+      AND (as_of IS NULL OR later.published IS NULL OR later.published <= as_of))*(ctrl:Document)
 WHERE NOT EXISTS {
     MATCH (ctrl)<-[s:SUPERSEDES]-(n:Document)
     WHERE NOT coalesce(s.partial, false) AND NOT coalesce(s.maybe_cycle, false)
