@@ -48,7 +48,7 @@ from typing import Any
 
 from car_graph.ingest.keys import normalize_key, package_key
 from car_graph.ingest.records import DocumentRecord, SupersedesRef, write_jsonl
-from car_graph.ingest.rules import Rule, load_rules
+from car_graph.ingest.rules import Rule, load_rules, published_later, shared_scope
 
 from car_graph.metrics import Edge, SupersessionGraph, kappa
 
@@ -515,8 +515,9 @@ def rule_edges(records: Sequence[DocumentRecord], rules: Sequence[Rule]) -> list
     """Every edge the rules yield over ``records``, in Python (the Cypher rule semantics).
 
     A rule links newer → older when the kinds match, both documents belong to the rule's domain
-    (if it has one), they share a key of one of the rule's scope types, ``order: later`` holds
-    (newer published strictly after older) and the attribute condition holds. The edge is
+    (if it has one), they share a key of one of the rule's scope types (of every one under
+    ``scope: {all: [...]}``), ``order: later`` holds (newer published strictly after older,
+    compared as instants when both have a time) and the attribute condition holds. The edge is
     effective from the newer document's published date; ``partial_from`` (a boolean attribute of
     the newer document) overrides the rule's ``partial``.
     """
@@ -542,9 +543,9 @@ def rule_edges(records: Sequence[DocumentRecord], rules: Sequence[Rule]) -> list
                         continue
                     if (newer.id, older.id) in found:
                         continue
-                    if rule.order == "later" and not (
-                        newer.published and older.published and newer.published > older.published
-                    ):
+                    if rule.scope_mode == "all" and not shared_scope(rule, newer, older):
+                        continue
+                    if rule.order == "later" and not published_later(newer, older):
                         continue
                     if not _attribute_match(rule, newer, older):
                         continue

@@ -145,6 +145,7 @@ def document_row(
         "kind": record.kind,
         "domain": record.domain,
         "published": record.published,
+        "published_at": record.published_at,
         "withdrawn": parse_date(withdrawn, "attributes.withdrawn")
         if isinstance(withdrawn, str)
         else None,
@@ -265,6 +266,7 @@ def resolve_supersession(store: GraphStore, rules: Sequence[Rule], summary: Inge
             newer_kinds=params["newer_kinds"],
             older_kinds=params["older_kinds"],
             scope_types=params["scope_types"],
+            scope_mode=params["scope_mode"],
             domain=params["domain"],
         )
         summary.unresolved += int(flagged[0]["flagged"]) if flagged else 0

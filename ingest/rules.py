@@ -9,7 +9,7 @@ they share a scope entity of one of the ``scope`` types and the optional conditi
         newer_kind: release      # a kind or a list of kinds
         older_kind: advisory
         scope: package           # entity type(s) the two documents must share (never across scopes)
-        order: any               # 'later': newer.published > older.published; 'any': authority only
+        order: any               # 'later': newer published after older; 'any': authority only
         match:                   # optional attribute condition (version-aware with 'versioning')
           newer: version         # attribute of the newer document
           older: fixed_versions  # attribute of the older document
@@ -20,8 +20,21 @@ they share a scope entity of one of the ``scope`` types and the optional conditi
         partial_from: partial    # optional: a boolean attribute of the newer doc overrides 'partial'
         confidence: 1.0
 
+``scope`` takes three forms:
+
+* ``scope: package`` or ``scope: [drug, case]`` -- the documents share an entity of ANY of these
+  types (one shared key of one type is enough);
+* ``scope: {any: [drug, case]}`` -- the same, spelled out;
+* ``scope: {all: [employee, ticker]}`` -- the documents share an entity of EVERY listed type
+  (the same employee AND the same ticker); sharing only one of them links nothing.
+
+``order: later`` compares the documents' publication instants when both carry one (``published``
+given as an ISO date-time, stored as ``published_at``), otherwise their dates; same-day events
+are therefore ordered only when both have a time.
+
 Rules are executed in Cypher (queries/apply_rule.cypher) with these fields as parameters; each
-edge records the rule's name and its evidence (the shared scope keys and the matched values).
+edge records the rule's name and its evidence (the shared scope keys -- one per type under
+``all`` -- and the matched values).
 """
 
 from __future__ import annotations
@@ -35,10 +48,12 @@ from typing import Any
 import yaml
 
 from car_graph.errors import RulesError
-from car_graph.ingest.records import NAME_PATTERN
+from car_graph.ingest.keys import normalize_key
+from car_graph.ingest.records import NAME_PATTERN, DocumentRecord
 
 MATCH_OPS = ("in", "intersects", "equals")
 ORDERS = ("any", "later")
+SCOPE_MODES = ("any", "all")
 
 
 @dataclass(frozen=True)
@@ -56,6 +71,8 @@ class Rule:
     older_kinds: tuple[str, ...]
     scope_types: tuple[str, ...]
     order: str = "any"
+    # 'any': one shared entity of any scope type links; 'all': one of every type must be shared
+    scope_mode: str = "any"
     match: AttributeMatch | None = None
     partial: bool = False
     partial_from: str | None = None
@@ -70,6 +87,7 @@ class Rule:
             "newer_kinds": list(self.newer_kinds),
             "older_kinds": list(self.older_kinds),
             "scope_types": list(self.scope_types),
+            "scope_mode": self.scope_mode,
             "require_later": self.order == "later",
             "match_op": self.match.op if self.match else None,
             "newer_attr": f"attr_{self.match.newer}" if self.match else None,
@@ -89,6 +107,24 @@ def _names(value: Any, what: str, source: str) -> tuple[str, ...]:
         if not NAME_PATTERN.match(item):
             raise RulesError(source, f"{what} {item!r} must match {NAME_PATTERN.pattern}")
     return tuple(items)
+
+
+def _scope(value: Any, source: str) -> tuple[str, tuple[str, ...]]:
+    """``scope`` -> (mode, types): a name or list means 'any'; {all: [...]} / {any: [...]}."""
+    if not isinstance(value, Mapping):
+        return "any", _names(value, "scope", source)
+    unknown = sorted(set(map(str, value)) - set(SCOPE_MODES))
+    if unknown:
+        raise RulesError(
+            source, f"unknown scope keys {unknown}: 'scope' takes one of {list(SCOPE_MODES)}"
+        )
+    if len(value) != 1:
+        raise RulesError(source, f"'scope' takes exactly one of {list(SCOPE_MODES)}, not both")
+    [(mode, types)] = value.items()
+    names = _names(types, f"scope.{mode}", source)
+    if len(set(names)) != len(names):
+        raise RulesError(source, f"scope.{mode} lists an entity type twice: {list(names)}")
+    return mode, names
 
 
 def parse_rules(data: Any, source: str) -> list[Rule]:
@@ -133,13 +169,15 @@ def parse_rules(data: Any, source: str) -> list[Rule]:
         confidence = raw.get("confidence", 1.0)
         if not isinstance(confidence, (int, float)) or not 0 < confidence <= 1:
             raise RulesError(where, "'confidence' must be a number in (0, 1]")
+        scope_mode, scope_types = _scope(raw.get("scope"), where)
         rules.append(
             Rule(
                 name=name,
                 newer_kinds=_names(raw.get("newer_kind"), "newer_kind", where),
                 older_kinds=_names(raw.get("older_kind"), "older_kind", where),
-                scope_types=_names(raw.get("scope"), "scope", where),
+                scope_types=scope_types,
                 order=order,
+                scope_mode=scope_mode,
                 match=match,
                 partial=partial,
                 partial_from=partial_from,
@@ -168,3 +206,27 @@ def bundled_rules(domain: str) -> list[Rule]:
     if not resource.is_file():
         raise RulesError(f"rules/{domain}.yaml", "no bundled rules for this domain")
     return parse_rules(yaml.safe_load(resource.read_text(encoding="utf-8")), f"rules/{domain}.yaml")
+
+
+# --- the rule semantics in Python, for mirrors that check the Cypher (tests, statistics) --------
+
+
+def shared_scope(rule: Rule, newer: DocumentRecord, older: DocumentRecord) -> list[tuple[str, str]]:
+    """The (type, normalised key) pairs of the rule's scope types both documents carry, or []
+    when the rule's scope condition fails ('all': some listed type has no shared key)."""
+    shared: list[tuple[str, str]] = []
+    for etype in rule.scope_types:
+        older_keys = {normalize_key(k) for k in older.scope.get(etype, ())}
+        common = sorted({normalize_key(k) for k in newer.scope.get(etype, ())} & older_keys)
+        if not common and rule.scope_mode == "all":
+            return []
+        shared.extend((etype, key) for key in common)
+    return shared
+
+
+def published_later(newer: DocumentRecord, older: DocumentRecord) -> bool:
+    """``order: later`` as apply_rule.cypher decides it: instants when both documents have one,
+    dates otherwise (undated documents are never ordered)."""
+    if newer.published_at is not None and older.published_at is not None:
+        return newer.published_at > older.published_at
+    return bool(newer.published and older.published and newer.published > older.published)

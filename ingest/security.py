@@ -58,7 +58,7 @@ from packaging.utils import canonicalize_name
 from car_graph.errors import InputProblem
 from car_graph.ingest.keys import normalize_key, package_key
 from car_graph.ingest.records import DocumentRecord, report_problem
-from car_graph.ingest.rules import Rule
+from car_graph.ingest.rules import Rule, published_later, shared_scope
 from car_graph.ingest.versions import (
     InvalidVersionError,
     UnknownSchemeError,
@@ -843,9 +843,9 @@ def rule_edges(
                     continue
                 if rule.domain and older.domain != rule.domain:
                     continue
-                if rule.order == "later" and not (
-                    newer.published and older.published and newer.published > older.published
-                ):
+                if rule.scope_mode == "all" and not shared_scope(rule, newer, older):
+                    continue
+                if rule.order == "later" and not published_later(newer, older):
                     continue
                 if rule.match:
                     a = _values(newer.attributes.get(rule.match.newer))

@@ -1,6 +1,7 @@
 // Upsert a batch of documents (idempotent: MERGE on the unique id, SET the same values again).
 // params: $rows list<map>: {id: string, title: string, text: string, kind: string|null,
-//           domain: string|null, published: date|null, withdrawn: date|null,
+//           domain: string|null, published: date|null, published_at: localdatetime|null,
+//           withdrawn: date|null,
 //           attributes: string (JSON of every input attribute), props: map (attr_<name> scalar or
 //           list properties the rules match on), supersedes_ids: list<string>,
 //           supersedes_effective: list<string> ('' = none), supersedes_evidence: list<string>,
@@ -13,6 +14,7 @@ SET d.title = row.title,
     d.kind = row.kind,
     d.domain = row.domain,
     d.published = row.published,
+    d.published_at = row.published_at,
     d.withdrawn = row.withdrawn,
     d.attributes = row.attributes,
     d.supersedes_ids = row.supersedes_ids,
