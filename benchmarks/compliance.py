@@ -110,6 +110,8 @@ TICKERS = {
     "REGN": "Regeneron", "VRTX": "Vertex Pharmaceuticals", "MRNA": "Moderna",
 }
 
+MINUTES = (0, 5, 10, 15, 20, 30, 40, 45, 50)
+QUANTITIES = (50, 100, 150, 200, 250, 300, 500, 750, 1000, 1200)
 OFFICERS = (
     "J. Whitfield", "R. Osei", "M. Lindgren", "A. Castellano", "S. Byrne", "K. Oduya",
     "T. Harrow", "L. Mbeki", "P. Sandoval", "D. Kwan",
@@ -443,13 +445,13 @@ class _Builder:
         day = date(2024, 1, 2) + timedelta(days=self.rng.randrange(0, 175))
         while day.weekday() >= 5:
             day += timedelta(days=1)
-        return datetime.combine(day, time(self.rng.randint(7, 17), self.rng.choice((0, 5, 10, 15,
-                                                                                      20, 30, 40,
-                                                                                      45, 50))))
+        hour = self.rng.randint(7, 17)
+        return datetime.combine(day, time(hour, self.rng.choice(MINUTES)))
 
     def later(self, at: datetime, same_day_ok: bool, days: tuple[int, int]) -> datetime:
         if same_day_ok and at.hour <= 15 and self.rng.random() < 0.5:
-            return at + timedelta(hours=self.rng.randint(1, 17 - at.hour), minutes=self.rng.randint(1, 50))
+            hours = self.rng.randint(1, 17 - at.hour)
+            return at + timedelta(hours=hours, minutes=self.rng.randint(1, 50))
         nxt = at + timedelta(days=self.rng.randint(*days))
         return nxt.replace(hour=self.rng.randint(7, 17), minute=self.rng.randrange(0, 60, 5))
 
@@ -470,7 +472,7 @@ class _Builder:
         slots.setdefault("req", self.number("PCR"))
         slots.setdefault("exc", self.number("EXC"))
         slots.setdefault("side", rng.choice(("buy", "sell")))
-        slots.setdefault("qty", str(rng.choice((50, 100, 150, 200, 250, 300, 500, 750, 1000, 1200))))
+        slots.setdefault("qty", str(rng.choice(QUANTITIES)))
         slots["sided"] = {"buy": "bought", "sell": "sold"}[slots["side"]]
         text = rng.choice(TEXTS[kind]).format(**slots)
         title = TITLES[kind].format(**slots)
@@ -555,7 +557,8 @@ class _Builder:
         """One distractor timeline of at most ``room`` events; returns how many it made."""
         rng = self.rng
         if ticker is None and rng.random() < 0.1:  # employee-level: a policy attestation
-            self.event("policy_acknowledged", start, employee or rng.choice(self.employees), None, {})
+            who = employee or rng.choice(self.employees)
+            self.event("policy_acknowledged", start, who, None, {})
             return 1
         watch_ticker = ticker or rng.choice(self.tickers)
         if employee is None and watch_ticker not in self.watched and rng.random() < 0.15:
