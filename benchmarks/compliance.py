@@ -83,19 +83,19 @@ TICKERS = {
     "C": "Citigroup", "F": "Ford Motor", "T": "AT&T", "K": "Kellanova", "V": "Visa",
     "X": "United States Steel", "D": "Dominion Energy",
     "GS": "Goldman Sachs", "MS": "Morgan Stanley", "DE": "Deere & Company", "BA": "Boeing",
-    "GE": "GE Aerospace", "GM": "General Motors", "HD": "Home Depot", "KO": "Coca-Cola",
+    "GE": "General Electric", "GM": "General Motors", "HD": "Home Depot", "KO": "Coca-Cola",
     "MO": "Altria", "PG": "Procter & Gamble", "PM": "Philip Morris International",
     "MA": "Mastercard", "MU": "Micron Technology", "CI": "Cigna", "CL": "Colgate-Palmolive",
     "ED": "Consolidated Edison", "DD": "DuPont", "LH": "Labcorp", "WM": "Waste Management",
     "FE": "FirstEnergy", "RF": "Regions Financial", "BK": "BNY Mellon", "GD": "General Dynamics",
-    "EA": "Electronic Arts", "BP": "BP", "UL": "Unilever", "HL": "Hecla Mining",
-    "JPM": "JPMorgan Chase", "IBM": "IBM", "AMD": "Advanced Micro Devices",
+    "EA": "Electronic Arts", "BP": "British Petroleum", "UL": "Unilever", "HL": "Hecla Mining",
+    "JPM": "JPMorgan Chase", "IBM": "International Business Machines", "AMD": "Advanced Micro Devices",
     "BAC": "Bank of America", "WFC": "Wells Fargo", "XOM": "Exxon Mobil", "CVX": "Chevron",
     "PFE": "Pfizer", "MRK": "Merck", "JNJ": "Johnson & Johnson", "LLY": "Eli Lilly",
-    "UNH": "UnitedHealth Group", "CVS": "CVS Health", "WMT": "Walmart", "TGT": "Target",
+    "UNH": "UnitedHealth Group", "HUM": "Humana", "WMT": "Walmart", "TGT": "Target",
     "NKE": "Nike", "MCD": "McDonald's", "DIS": "Walt Disney", "CAT": "Caterpillar", "MMM": "3M",
-    "HON": "Honeywell", "LMT": "Lockheed Martin", "RTX": "RTX", "NOC": "Northrop Grumman",
-    "UPS": "United Parcel Service", "FDX": "FedEx", "UNP": "Union Pacific", "CSX": "CSX",
+    "HON": "Honeywell", "LMT": "Lockheed Martin", "RTX": "Raytheon", "NOC": "Northrop Grumman",
+    "UPS": "United Parcel Service", "FDX": "FedEx", "UNP": "Union Pacific", "NSC": "Norfolk Southern",
     "DAL": "Delta Air Lines", "UAL": "United Airlines", "LUV": "Southwest Airlines",
     "PEP": "PepsiCo", "KHC": "Kraft Heinz", "DUK": "Duke Energy", "AEP": "American Electric Power",
     "SLB": "Schlumberger", "COP": "ConocoPhillips", "OXY": "Occidental Petroleum",
@@ -157,7 +157,11 @@ SOURCES = {
     "hr": "HR attestation system",
 }
 
-# --- event texts (superseding events avoid the questions' words: pre-clearance, trade, valid) ---
+# --- event texts ---------------------------------------------------------------------------------
+# Approvals and the other events an employee files name the employee's key and the ticker, as
+# the questions do. The Control Room's and Counsel's notices that void or restore a permission
+# name the issuer and refer to the employee by staff number or surname (``{who}``), and avoid the
+# questions' words (pre-clearance, trade, valid): the vocabulary gap of the paper's Def. 2.
 
 TEXTS: dict[str, tuple[str, ...]] = {
     "pre_clearance_approved": (
@@ -183,37 +187,37 @@ TEXTS: dict[str, tuple[str, ...]] = {
         "${price} ({broker}).",
     ),
     "blackout_announced": (
-        "Restricted list update from the Control Room: {tkr} entered for {emp} at {clock}. The "
-        "desk holds material non-public information on {company} ({event}); open approvals in "
-        "the name are void and no orders may be placed.",
-        "Notice to {emp}: the window for {company} ({tkr}) closed at {clock} ahead of the "
-        "{event}. Dealing in the name is barred until further notice.",
-        "{emp} was wall-crossed on the {event} for {company}. {tkr} is restricted for this "
+        "Restricted list update from the Control Room: {company} entered for {who} at {clock}. "
+        "The desk holds material non-public information on the issuer ({event}); open approvals "
+        "in the name are void and no orders may be placed.",
+        "Notice to {who}: the window for {company} closed at {clock} ahead of the {event}. "
+        "Dealing in the name is barred until further notice.",
+        "{who} was wall-crossed on the {event} for {company}. The issuer is restricted for this "
         "employee with immediate effect; earlier approvals are withdrawn.",
-        "Quiet period opened on {company} ({tkr}) for {emp}, an insider on the {event}. No "
-        "purchases or sales by this employee until the restriction ends.",
+        "Quiet period opened on {company} for {who}, an insider on the {event}. No purchases or "
+        "sales by this employee until the restriction ends.",
     ),
     "emergency_exception": (
-        "Hardship waiver {exc} issued to {emp} for {tkr}: the General Counsel permits a one-off "
-        "sale of {qty} shares despite the closed window ({hardship}).",
-        "Exception granted by the Chief Compliance Officer: {emp} may liquidate {qty} {tkr} to "
-        "meet {hardship}. Documented under {exc}.",
-        "{exc}: one-time carve-out for {emp} in {company} ({tkr}) because of {hardship}; the "
-        "sale of {qty} shares may proceed notwithstanding the restriction.",
+        "Hardship waiver {exc} issued to {who} for {company}: the General Counsel permits a "
+        "one-off sale of {qty} shares despite the closed window ({hardship}).",
+        "Exception granted by the Chief Compliance Officer: {who} may liquidate {qty} shares of "
+        "{company} to meet {hardship}. Documented under {exc}.",
+        "{exc}: one-time carve-out for {who} in {company} because of {hardship}; the sale of "
+        "{qty} shares may proceed notwithstanding the restriction.",
     ),
     "exception_revoked": (
-        "Waiver {exc} for {emp} in {tkr} rescinded by the General Counsel: {revoke_reason}.",
-        "Exception {exc} ({emp}, {company}) withdrawn: {revoke_reason}. The closed-window "
+        "Waiver {exc} for {who} in {company} rescinded by the General Counsel: {revoke_reason}.",
+        "Exception {exc} ({who}, {company}) withdrawn: {revoke_reason}. The closed-window "
         "restriction applies again.",
     ),
     "blackout_lifted": (
-        "Control Room release: {company} ({tkr}) taken off {emp}'s restricted roster at {clock} "
+        "Control Room release: {company} taken off the restricted roster of {who} at {clock} "
         "after the {event} became public. Earlier approvals do not revive; a fresh request is "
         "required.",
-        "Window reopened on {tkr} for {emp}, no longer an insider on the {event}. The restriction "
-        "ends; any new dealing needs a new request.",
-        "Restriction on {company} ({tkr}) ended for {emp} following the public announcement of "
-        "the {event}. Approvals cancelled during the restriction stay cancelled.",
+        "Window reopened on {company} for {who}, no longer an insider on the {event}. The "
+        "restriction ends; any new dealing needs a new request.",
+        "Restriction on {company} ended for {who} following the public announcement of the "
+        "{event}. Approvals cancelled during the restriction stay cancelled.",
     ),
     "watchlist_added": (
         "Surveillance watch list: {company} ({tkr}) added at {clock} in connection with a "
@@ -223,8 +227,8 @@ TEXTS: dict[str, tuple[str, ...]] = {
         "only, no restriction announced.",
     ),
     "watchlist_removed": (
-        "{company} ({tkr}) taken off the surveillance watch list at {clock}; monitoring ends.",
-        "Grey list entry for {tkr} closed by the Control Room; the {event} is public.",
+        "{company} taken off the surveillance watch list at {clock}; monitoring ends.",
+        "Grey list entry for {company} closed by the Control Room; the {event} is public.",
     ),
     "conflict_disclosed": (
         "Outside interest disclosure: {emp} reports that a {relative} is {role} at {company} "
@@ -241,12 +245,12 @@ TITLES = {
     "pre_clearance_approved": "Pre-clearance {req} approved: {emp} / {tkr}",
     "pre_clearance_denied": "Pre-clearance {req} denied: {emp} / {tkr}",
     "trade_executed": "Execution: {emp} {tkr}",
-    "blackout_announced": "Restriction notice: {tkr} for {emp}",
-    "emergency_exception": "Exception {exc}: {emp} / {tkr}",
+    "blackout_announced": "Restriction notice: {company} / {who}",
+    "emergency_exception": "Exception {exc}: {who} / {company}",
     "exception_revoked": "Exception {exc} rescinded",
-    "blackout_lifted": "Restriction ended: {tkr} for {emp}",
+    "blackout_lifted": "Restriction ended: {company} / {who}",
     "watchlist_added": "Watch list entry: {tkr}",
-    "watchlist_removed": "Watch list exit: {tkr}",
+    "watchlist_removed": "Watch list exit: {company}",
     "conflict_disclosed": "Conflict disclosure: {emp}",
     "policy_acknowledged": "Policy attestation: {emp}",
 }
@@ -418,6 +422,16 @@ class ComplianceBenchmark:
 # --- the generator -------------------------------------------------------------------------------
 
 
+def staff_reference(rng: random.Random, employee: str) -> str:
+    """How a Control Room or Counsel notice refers to an employee: never the full key."""
+    if employee.startswith("EMP"):
+        number, surname = employee[3:].split("-", 1)
+        return rng.choice((f"staff no. {number}", f"{surname} (staff no. {number})", surname))
+    first, surname = employee.split(" ", 1)
+    payroll = int(hashlib.sha256(employee.encode()).hexdigest()[:6], 16) % 90000 + 10000
+    return rng.choice((f"{first[0]}. {surname}", surname, f"payroll no. {payroll}"))
+
+
 def employees() -> list[str]:
     ids = [f"EMP{n:03d}-{SURNAMES[n - 1]}" for n in range(1, N_ID_EMPLOYEES + 1)]
     rest = SURNAMES[N_ID_EMPLOYEES:]
@@ -467,6 +481,7 @@ class _Builder:
             "policy": rng.choice(POLICIES), "clock": f"{at:%H:%M} ET", "day": _long_date(at.date()),
             "price": f"{rng.uniform(8, 900):.2f}", "acct": f"{rng.randint(1000, 9999)}",
             "event": rng.choice(EVENTS_MNPI),
+            "who": staff_reference(rng, employee) if employee else "",
             **details,
         }
         slots.setdefault("req", self.number("PCR"))

@@ -137,6 +137,21 @@ def test_superseding_events_share_less_vocabulary_with_the_question_than_the_anc
     assert to_gold < to_anchor
 
 
+def test_superseding_notices_name_neither_the_employee_key_nor_the_ticker(
+    bench: compliance.ComplianceBenchmark,
+) -> None:
+    docs = {d.id: d for d in bench.documents}
+    moved = [q for q in bench.queries if q["gold"] != q["anchors"]]
+    assert moved
+    for q in moved:
+        gold = docs[q["gold"][0]]
+        tokens = set(re.findall(r"[A-Za-z0-9&.'-]+", f"{gold.title} {gold.text}"))
+        assert q["employee"] not in f"{gold.title} {gold.text}", gold.text
+        assert q["ticker"] not in {t.strip(".'") for t in tokens}, gold.text
+        anchor = docs[q["anchors"][0]]
+        assert q["employee"] in anchor.text and q["ticker"] in anchor.text
+
+
 def test_cli_writes_every_file(tmp_path: Path) -> None:
     assert compliance.main([str(tmp_path), "--examples", "8", "--seed", "1"]) == 0
     names = {p.name for p in tmp_path.iterdir()}
