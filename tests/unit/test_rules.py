@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from car_graph.errors import RulesError
@@ -110,3 +112,27 @@ def test_later_compares_instants_when_both_have_one_and_dates_otherwise() -> Non
     assert published_later(afternoon, morning) and not published_later(morning, afternoon)
     assert not published_later(afternoon, day_only)  # same day, one without a time: unordered
     assert published_later(next_day, afternoon)
+
+
+def test_both_python_mirrors_apply_all_scopes_and_same_day_instants() -> None:
+    from car_graph.benchmarks import synthetic
+    from car_graph.ingest import security
+
+    rules = parse_rules({"rules": [{**_scoped_rule({"all": ["employee", "ticker"]}),
+                                    "name": "blackout", "order": "later"}]}, "r.yaml")
+    older = replace(_doc("p", "2024-01-05T09:00:00", employee="EMP060-Evans", ticker="GS"),
+                    kind="b")
+    records = [
+        older,
+        _doc("same-employee", "2024-01-06", employee="EMP060-Evans", ticker="MS"),
+        _doc("same-ticker", "2024-01-06", employee="EMP061-Ford", ticker="GS"),
+        _doc("both-same-day-later", "2024-01-05T14:00:00", employee="EMP060-Evans", ticker="GS"),
+        _doc("both-same-day-earlier", "2024-01-05T08:00:00", employee="EMP060-Evans",
+             ticker="GS"),
+    ]
+    assert {(n, o) for n, o, _ in security.rule_edges(rules, records)} == {
+        ("both-same-day-later", "p")
+    }
+    assert {(e.newer, e.older) for e in synthetic.rule_edges(records, rules)} == {
+        ("both-same-day-later", "p")
+    }
