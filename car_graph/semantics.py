@@ -12,7 +12,8 @@ Definitions (``D`` is the as-of date; ``None`` means no cut-off):
 * A **rule** links ``newer -> older`` when: they are different documents; their kinds are the
   rule's newer and older kinds; both belong to the rule's domain (if it names one); they share a
   scope entity of one of the rule's scope types (``scope_mode`` 'any') or of every one of them
-  ('all'); ``order: later`` requires both published dates and newer strictly later; and the
+  ('all'); ``order: later`` requires newer strictly later (by ``published_at`` instants when
+  both have one, else by published dates, both required); and the
   attribute condition holds (see :func:`attribute_match`). ``order: previous`` keeps, of the
   pairs ``later`` would link, only those to the newer document's latest earlier documents. One edge per (newer, older, rule):
   two rules linking one pair make two edges, each with its own evidence. The edge takes effect
@@ -250,6 +251,7 @@ class _Doc:
     kind: str | None
     domain: str | None
     published: date | None
+    published_at: Any
     scope: dict[str, frozenset[str]]
     props: dict[str, Any] = field(default_factory=dict)
 
@@ -263,7 +265,7 @@ def _prepared(records: Sequence[DocumentRecord], rules: Sequence[Rule]) -> dict[
     out: dict[str, _Doc] = {}
     for r in records:
         out[r.id] = _Doc(
-            r.id, r.kind, r.domain, r.published,
+            r.id, r.kind, r.domain, r.published, getattr(r, "published_at", None),
             {t: frozenset(normalize_key(k) for k in keys) for t, keys in r.scope.items()},
             stored_attributes(canonicalize_versions(r, rules)),
         )
@@ -301,6 +303,9 @@ def _candidates(rule: Rule, docs: Mapping[str, _Doc]) -> Iterable[tuple[_Doc, _D
 
 
 def _later(newer: _Doc, older: _Doc) -> bool:
+    """Instants when both documents carry one (same-day events are ordered), else dates."""
+    if newer.published_at is not None and older.published_at is not None:
+        return bool(newer.published_at > older.published_at)
     return newer.published is not None and older.published is not None and newer.published > older.published
 
 

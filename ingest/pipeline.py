@@ -162,6 +162,7 @@ def document_row(
         "kind": record.kind,
         "domain": record.domain,
         "published": record.published,
+        "published_at": getattr(record, "published_at", None),
         "withdrawn": parse_date(withdrawn, "attributes.withdrawn") if isinstance(withdrawn, str) else None,
         "attributes": json.dumps(attributes, sort_keys=True, default=str),
         "supersedes_ids": [r.id for r in refs],

@@ -3,9 +3,14 @@
 One JSON object per line::
 
     {"id": str, "text": str, "title"?: str, "domain"?: str, "kind"?: str,
-     "published"?: "YYYY-MM-DD", "scope"?: {entity_type: key | [keys]},
+     "published"?: "YYYY-MM-DD" | "YYYY-MM-DDTHH:MM[:SS][+HH:MM]", "scope"?: {entity_type: key | [keys]},
      "supersedes"?: [id | {"id": str, "effective"?: date, "evidence"?: str, "partial"?: bool}],
      "attributes"?: {...}}
+
+``published`` may carry a time of day: the record keeps its date as ``published`` (as-of filtering
+is by date) and the full instant as ``published_at`` (rules with ``order: later`` compare instants,
+so two events of one day are ordered). An instant with an offset is converted to UTC; one without
+is taken as written (all naive instants of a corpus are assumed to share one clock).
 
 Unknown top-level fields are kept as attributes. A malformed line is reported with its file and
 line number and skipped; every valid line is still loaded. Lines are read as bytes and decoded one
@@ -21,7 +26,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +63,8 @@ class DocumentRecord:
     domain: str | None = None
     kind: str | None = None
     published: date | None = None
+    # the publication instant, when ``published`` was given with a time of day
+    published_at: datetime | None = None
     # entity type -> keys; supersession is keyed on these (a package, a case, a drug)
     scope: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     supersedes: tuple[SupersedesRef, ...] = ()
@@ -71,7 +78,9 @@ class DocumentRecord:
         for name in ("domain", "kind"):
             if getattr(self, name):
                 out[name] = getattr(self, name)
-        if self.published:
+        if self.published_at:
+            out["published"] = self.published_at.isoformat()
+        elif self.published:
             out["published"] = self.published.isoformat()
         if self.scope:
             out["scope"] = {t: list(keys) for t, keys in self.scope.items()}
@@ -154,6 +163,24 @@ def _indexed(value: str | None, what: str) -> str | None:
     return None if value is None else _key(value, what)
 
 
+def parse_published(value: Any) -> tuple[date | None, datetime | None]:
+    """``published`` -> (date, instant or None): a date, or an ISO date-time whose date is kept
+    as written and whose instant is made naive UTC when it carries an offset."""
+    if not isinstance(value, str) or len(value) <= 10:
+        return parse_date(value, "published"), None
+    try:
+        instant = datetime.fromisoformat(value)
+    except ValueError as e:
+        raise ValueError(
+            f"published is neither a date nor an ISO date-time "
+            f"(YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS): {value!r}"
+        ) from e
+    day = instant.date()
+    if instant.tzinfo is not None:
+        instant = instant.astimezone(UTC).replace(tzinfo=None)
+    return day, instant
+
+
 def _string(obj: Mapping[str, Any], key: str, required: bool = False) -> str | None:
     value = obj.get(key)
     if value is None:
@@ -233,13 +260,15 @@ def parse_record(obj: Any) -> DocumentRecord:
     withdrawn = attributes.get("withdrawn")
     if isinstance(withdrawn, str):
         parse_date(withdrawn, "attributes.withdrawn")  # the pipeline stores it as a date
+    published, published_at = parse_published(obj.get("published"))
     return DocumentRecord(
         id=_key(doc_id.strip(), "field 'id'"),
         text=text,
         title=_string(obj, "title") or "",
         domain=_indexed(_string(obj, "domain"), "field 'domain'"),
         kind=_indexed(_string(obj, "kind"), "field 'kind'"),
-        published=parse_date(obj.get("published"), "published"),
+        published=published,
+        published_at=published_at,
         scope=_scope(obj.get("scope")),
         supersedes=_supersedes(obj.get("supersedes")),
         attributes=attributes,

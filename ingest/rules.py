@@ -22,8 +22,21 @@ they share a scope entity of one of the ``scope`` types and the optional conditi
         partial_from: partial    # optional: a boolean attribute of the newer doc overrides 'partial'
         confidence: 1.0
 
+``scope`` takes three forms:
+
+* ``scope: package`` or ``scope: [drug, case]`` -- the documents share an entity of ANY of these
+  types (one shared key of one type is enough);
+* ``scope: {any: [drug, case]}`` -- the same, spelled out;
+* ``scope: {all: [employee, ticker]}`` -- the documents share an entity of EVERY listed type
+  (the same employee AND the same ticker); sharing only one of them links nothing.
+
+``order: later`` compares the documents' publication instants when both carry one (``published``
+given as an ISO date-time, stored as ``published_at``), otherwise their dates; same-day events
+are therefore ordered only when both have a time.
+
 Rules are executed in Cypher (queries/apply_rule.cypher) with these fields as parameters; each
-edge records the rule's name and its evidence (the shared scope keys and the matched values).
+edge records the rule's name and its evidence (the shared scope keys -- one per type under
+``all`` -- and the matched values).
 """
 
 from __future__ import annotations
@@ -41,6 +54,7 @@ from car_graph.ingest.records import NAME_PATTERN
 
 MATCH_OPS = ("in", "intersects", "equals")
 ORDERS = ("any", "later", "previous")
+SCOPE_MODES = ("any", "all")
 
 
 @dataclass(frozen=True)
@@ -58,6 +72,8 @@ class Rule:
     older_kinds: tuple[str, ...]
     scope_types: tuple[str, ...]
     order: str = "any"
+    # 'any': one shared entity of any scope type links; 'all': one of every type must be shared
+    scope_mode: str = "any"
     match: AttributeMatch | None = None
     partial: bool = False
     partial_from: str | None = None
@@ -72,7 +88,8 @@ class Rule:
             "newer_kinds": list(self.newer_kinds),
             "older_kinds": list(self.older_kinds),
             "scope_types": list(self.scope_types),
-            "scope_all": getattr(self, "scope_mode", "any") == "all",
+            "scope_mode": self.scope_mode,
+            "scope_all": self.scope_mode == "all",
             "require_later": self.order in ("later", "previous"),
             "match_op": self.match.op if self.match else None,
             "newer_attr": f"attr_{self.match.newer}" if self.match else None,
@@ -106,6 +123,24 @@ def _check_versioning(versioning: str, where: str) -> None:
         versions.scheme_for(versioning)
     except ValueError as e:
         raise RulesError(where, f"'match.versioning': {e}") from e
+
+
+def _scope(value: Any, source: str) -> tuple[str, tuple[str, ...]]:
+    """``scope`` -> (mode, types): a name or list means 'any'; {all: [...]} / {any: [...]}."""
+    if not isinstance(value, Mapping):
+        return "any", _names(value, "scope", source)
+    unknown = sorted(set(map(str, value)) - set(SCOPE_MODES))
+    if unknown:
+        raise RulesError(
+            source, f"unknown scope keys {unknown}: 'scope' takes one of {list(SCOPE_MODES)}"
+        )
+    if len(value) != 1:
+        raise RulesError(source, f"'scope' takes exactly one of {list(SCOPE_MODES)}, not both")
+    [(mode, types)] = value.items()
+    names = _names(types, f"scope.{mode}", source)
+    if len(set(names)) != len(names):
+        raise RulesError(source, f"scope.{mode} lists an entity type twice: {list(names)}")
+    return mode, names
 
 
 def parse_rules(data: Any, source: str) -> list[Rule]:
@@ -152,13 +187,15 @@ def parse_rules(data: Any, source: str) -> list[Rule]:
         confidence = raw.get("confidence", 1.0)
         if not isinstance(confidence, (int, float)) or not 0 < confidence <= 1:
             raise RulesError(where, "'confidence' must be a number in (0, 1]")
+        scope_mode, scope_types = _scope(raw.get("scope"), where)
         rules.append(
             Rule(
                 name=name,
                 newer_kinds=_names(raw.get("newer_kind"), "newer_kind", where),
                 older_kinds=_names(raw.get("older_kind"), "older_kind", where),
-                scope_types=_names(raw.get("scope"), "scope", where),
+                scope_types=scope_types,
                 order=order,
+                scope_mode=scope_mode,
                 match=match,
                 partial=partial,
                 partial_from=partial_from,

@@ -1,7 +1,8 @@
 // Apply one declarative supersession rule (car_graph/semantics.py defines it): a document of a
 // newer kind supersedes a document of an older kind when both are in the scope of the same
 // entity of an allowed type -- of any one type, or with $scope_all of every type -- (never across
-// scopes) and the optional date / attribute conditions hold. One edge per (newer, older, rule):
+// scopes) and the optional date / attribute conditions hold ('later' compares published_at
+// instants when both documents have one, else dates). One edge per (newer, older, rule):
 // MERGE on the rule's name, properties set every time, so a changed rule or record updates its
 // edge. With $ids only pairs involving one of those documents are considered (what an ingest
 // wrote); null means every pair.
@@ -27,7 +28,9 @@ WITH DISTINCT newer, older
 WHERE older.kind IN $older_kinds
   AND newer.kind IN $newer_kinds
   AND ($domain IS NULL OR (older.domain = $domain AND newer.domain = $domain))
-  AND (NOT $require_later OR coalesce(newer.published > older.published, false))
+  AND (NOT $require_later OR coalesce(CASE WHEN newer.published_at IS NOT NULL AND older.published_at IS NOT NULL
+                THEN newer.published_at > older.published_at END,
+           newer.published > older.published, false))
   AND (NOT $scope_all OR all(t IN $scope_types WHERE EXISTS {
         (newer)-[:IN_SCOPE]->(:Entity {type: t})<-[:IN_SCOPE]-(older) }))
   AND ($match_op IS NULL
@@ -60,7 +63,9 @@ WITH newer, older,
      END AS matched
 MERGE (newer)-[s:SUPERSEDES {rule: $rule}]->(older)
 SET s.effective = newer.published,
-    s.back = NOT coalesce(newer.published > older.published, false),
+    s.back = NOT coalesce(CASE WHEN newer.published_at IS NOT NULL AND older.published_at IS NOT NULL
+                THEN newer.published_at > older.published_at END,
+           newer.published > older.published, false)__KEEP__,
     s.confidence = $confidence,
     s.partial = coalesce(CASE WHEN $partial_attr IS NOT NULL
                                    AND newer[$partial_attr] IS :: BOOLEAN NOT NULL

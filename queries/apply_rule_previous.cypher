@@ -35,7 +35,9 @@ WHERE e.type IN $scope_types AND older <> newer
 WITH DISTINCT newer, older
 WHERE older.kind IN $older_kinds
   AND ($domain IS NULL OR older.domain = $domain)
-  AND coalesce(newer.published > older.published, false)
+  AND coalesce(CASE WHEN newer.published_at IS NOT NULL AND older.published_at IS NOT NULL
+                THEN newer.published_at > older.published_at END,
+           newer.published > older.published, false)
   AND (NOT $scope_all OR all(t IN $scope_types WHERE EXISTS {
         (newer)-[:IN_SCOPE]->(:Entity {type: t})<-[:IN_SCOPE]-(older) }))
   AND ($match_op IS NULL
@@ -70,7 +72,9 @@ WITH newer, older,
      END AS matched
 MERGE (newer)-[s:SUPERSEDES {rule: $rule}]->(older)
 SET s.effective = newer.published,
-    s.back = NOT coalesce(newer.published > older.published, false),
+    s.back = NOT coalesce(CASE WHEN newer.published_at IS NOT NULL AND older.published_at IS NOT NULL
+                THEN newer.published_at > older.published_at END,
+           newer.published > older.published, false)__KEEP__,
     s.confidence = $confidence,
     s.partial = coalesce(CASE WHEN $partial_attr IS NOT NULL
                                    AND newer[$partial_attr] IS :: BOOLEAN NOT NULL

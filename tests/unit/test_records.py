@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 
 import pytest
@@ -32,12 +32,29 @@ def test_record_round_trips_through_json() -> None:
     assert parse_record(parse_record(obj).to_json()) == parse_record(obj)
 
 
+def test_published_with_a_time_keeps_the_date_and_the_instant() -> None:
+    record = parse_record({"id": "d", "text": "t", "published": "2024-01-05T09:30:00"})
+    assert record.published == date(2024, 1, 5)
+    assert record.published_at == datetime(2024, 1, 5, 9, 30)
+    assert parse_record(record.to_json()) == record
+    dated = parse_record({"id": "d", "text": "t", "published": "2024-01-05"})
+    assert dated.published == date(2024, 1, 5) and dated.published_at is None
+
+
+def test_published_with_an_offset_is_stored_as_utc_with_the_date_as_written() -> None:
+    record = parse_record({"id": "d", "text": "t", "published": "2024-01-05T22:00:00-05:00"})
+    assert record.published == date(2024, 1, 5)
+    assert record.published_at == datetime(2024, 1, 6, 3, 0)
+
+
 @pytest.mark.parametrize(
     ("line", "reason"),
     [
         ('{"text": "no id"}', "missing required field 'id'"),
         ('{"id": "x"}', "missing required field 'text'"),
         ('{"id": "x", "text": "t", "published": "yesterday"}', "published is not a date"),
+        ('{"id": "x", "text": "t", "published": "2024-01-05T25:00:00"}',
+         "published is neither a date nor an ISO date-time"),
         ('{"id": "x", "text": "t", "scope": ["a"]}', "field 'scope' must be an object"),
         ('{"id": "x", "text": "t", "scope": {"bad type": "a"}}', "scope entity type 'bad type'"),
         ('{"id": "x", "text": "t", "supersedes": [3]}', "bad 'supersedes' entry 3"),
