@@ -579,8 +579,8 @@ def render_markdown(report: ReproduceReport) -> str:
     measured = [r for b in report.benchmarks for r in b.rules_vs_links]
     if measured:
         out += [
-            "Each rule's own SUPERSEDES edges in the benchmark's graph (after the runs, every rule "
-            "is re-applied alone in Neo4j and its edges read back; then the graph is rebuilt), "
+            "Each rule's own SUPERSEDES edges in the benchmark's graph (the graph keeps one edge "
+            "per rule, read back from Neo4j after the runs), "
             "against the source links between the same documents. A rule's recall is the share "
             "of the links of its document kinds that it alone produces; `all rules` is the union "
             "against every link; `explicit` rows are the adapters' explicit edges (law's CONAN "
@@ -770,7 +770,7 @@ def _run_benchmark(
                           variants=bench.variants, progress=progress)
     rules_vs_links: tuple[RulePrecisionRecall, ...] = ()
     if bench.gold_edges is not None:
-        # after the runs: this re-applies the rules one at a time, then rebuilds the graph
+        # after the runs: each rule's own edges, read off the graph
         from car_graph.ingest.rules import bundled_rules
 
         rules = bench.rules if bench.rules is not None else list(bundled_rules(bench.name))
