@@ -63,9 +63,7 @@ WITH newer, older,
      END AS matched
 MERGE (newer)-[s:SUPERSEDES {rule: $rule}]->(older)
 SET s.effective = newer.published,
-    s.back = NOT coalesce(CASE WHEN newer.published_at IS NOT NULL AND older.published_at IS NOT NULL
-                THEN newer.published_at > older.published_at END,
-           newer.published > older.published, false)__KEEP__,
+    s.back = NOT coalesce(newer.published > older.published, false),
     s.confidence = $confidence,
     s.partial = coalesce(CASE WHEN $partial_attr IS NOT NULL
                                    AND newer[$partial_attr] IS :: BOOLEAN NOT NULL
