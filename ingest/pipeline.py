@@ -33,7 +33,7 @@ logger = logging.getLogger(__name__)
 
 @dataclass
 class IngestSummary:
-    documents: int = 0
+    documents: int = 0  # valid records now in the graph (written, or unchanged and skipped)
     updated: int = 0
     unchanged: int = 0
     scope_links: int = 0
@@ -301,7 +301,7 @@ def ingest_records(
         _write_batch(batch, store, embedder, extractor, registry, rule_list, summary)
         bar.update(len(batch))
         if on_batch:
-            on_batch(summary.documents + summary.unchanged)
+            on_batch(summary.documents)
     bar.close()
 
     # Rules that are new or changed since the last ingest see every pair once.
@@ -327,6 +327,7 @@ def _write_batch(
     # changed, new, or written by an ingest that was killed before resolving it
     changed = [r for r in batch if state.get(r.id, {}).get("content_hash") != record_hash(r, rules)
                or state[r.id]["pending"]]
+    summary.documents += len(batch)  # every valid record is in the graph after its batch
     summary.unchanged += len(batch) - len(changed)
     if not changed:
         return
@@ -347,7 +348,6 @@ def _write_batch(
                                  "name": mention.name})
     replaced = [r.id for r in changed if r.id in state]
     store.write_batch(documents, scope, mentions, identifiers, replace=replaced)
-    summary.documents += len(documents)
     summary.updated += len(replaced)
     summary.scope_links += len(scope)
     summary.identifier_links += len(identifiers)

@@ -166,7 +166,7 @@ def _indexed(value: str | None, what: str) -> str | None:
 def parse_published(value: Any) -> tuple[date | None, datetime | None]:
     """``published`` -> (date, instant or None): a date, or an ISO date-time whose date is kept
     as written and whose instant is made naive UTC when it carries an offset."""
-    if not isinstance(value, str) or len(value) <= 10:
+    if not isinstance(value, str) or len(value) <= 10 or value[10] not in "Tt ":
         return parse_date(value, "published"), None
     try:
         instant = datetime.fromisoformat(value)
