@@ -93,7 +93,8 @@ def open_driver(target: Target, *, verify: bool = True) -> neo4j.Driver:
             driver.close()
             hint = (" The managed server is not answering: see `car-graph neo4j status`, start it "
                     "with `car-graph neo4j start`." if target.managed
-                    else " Check NEO4J_URI, or unset it to use the managed local server.")
+                    else " Start that server (car-graph's own local one: `car-graph neo4j start`)."
+                         " Check NEO4J_URI, or unset it to use the managed local server.")
             raise ConfigError(f"cannot reach Neo4j at {target.uri}: {exc}.{hint}") from exc
     return driver
 
