@@ -326,7 +326,7 @@ def reingest_unchanged(driver: Any, corpus: Path, embedder: Any, extractor: Any,
     summary = ingest_records(itertools.islice(read_jsonl(corpus, []), limit), GraphStore(driver),
                              embedder, extractor, None, progress=False)
     seconds = time.perf_counter() - started
-    return {"records": limit, "unchanged": summary.unchanged, "written": summary.documents,
+    return {"records": limit, "unchanged": summary.unchanged, "written": summary.documents - summary.unchanged,
             "seconds": round(seconds, 2), "records_per_s": round(limit / seconds, 1)}
 
 

@@ -24,7 +24,7 @@ from reliability_helpers import HashEmbedder, record_figure, snapshot
 from car_graph.cli import main
 from car_graph.client import CarClient
 from car_graph.connection import Target, open_driver
-from car_graph.errors import ConfigError, NotFoundError
+from car_graph.errors import RulesError, ConfigError, NotFoundError
 from car_graph.ingest.records import parse_record
 from car_graph.ingest.rules import parse_rules
 from car_graph.store import GraphStore
@@ -136,11 +136,16 @@ def test_hostile_strings_in_records_and_rules_are_stored_as_data(
         with pytest.raises(ValueError):  # hostile attribute names never become property names
             parse_record({"id": "x", "text": "t", "attributes": {text: 1}})
         bad_names += 1
+    # a versioning scheme must be a known one: a hostile string there is refused, not run
+    with pytest.raises(RulesError, match="versioning"):
+        parse_rules({"rules": [{
+            "name": "r", "newer_kind": "note", "older_kind": "note", "scope": "package",
+            "match": {"newer": "comment", "older": "comment", "op": "equals",
+                      "versioning": storable[2]}}]}, "hostile.yaml")
     rules = parse_rules({"domain": storable[0], "rules": [{
         "name": "note_replaces_note", "newer_kind": "note", "older_kind": "note",
         "scope": "package", "description": storable[1],
-        "match": {"newer": "comment", "older": "comment", "op": "equals",
-                  "versioning": storable[2]},
+        "match": {"newer": "comment", "older": "comment", "op": "equals"},
     }]}, "hostile.yaml")
     summary = car.ingest(records, rules=rules)
     assert summary.documents == len(storable)
