@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import json
 import random
 import re
@@ -24,9 +26,24 @@ RAW = next((p / "shared/data/raw" for p in Path(__file__).resolve().parents
 SMALL = {"n_distractors": 60}
 
 
+@functools.cache
+def _built(domain: str):
+    return vmod.build_variants(domain, RAW, **SMALL)
+
+
 @pytest.fixture(scope="module", params=vmod.VARIANT_DOMAINS)
 def suite(request):
-    return vmod.build_variants(request.param, RAW, **SMALL)
+    return _built(request.param)
+
+
+@pytest.fixture(scope="module")
+def security_suite():
+    return _built("security")
+
+
+@pytest.fixture(scope="module")
+def drug_suite():
+    return _built("drug")
 
 
 def _rows(suite):
@@ -98,9 +115,8 @@ def test_identifiers_are_kept_in_attributes(suite):
         assert with_cve and all(d.attributes["cve"] in d.attributes["aliases"] for d in with_cve)
 
 
-def test_the_controlling_release_no_longer_names_the_advisory_cve(suite):
-    if suite.domain != "security":
-        pytest.skip("security only")
+def test_the_controlling_release_no_longer_names_the_advisory_cve(security_suite):
+    suite = security_suite
     by_id = {d.id: d for d in suite.export.documents}
     checked = 0
     for row in suite.sets["structured"]:
@@ -205,9 +221,8 @@ def test_short_names_are_at_most_three_characters(suite):
     assert all(re.search(rf"\b{r['info']['product']}\b", r["question"]) for r in rows)
 
 
-def test_masked_indication_questions_name_no_drug(suite):
-    if suite.domain != "drug":
-        pytest.skip("drug only")
+def test_masked_indication_questions_name_no_drug(drug_suite):
+    suite = drug_suite
     by_id = {d.id: d for d in suite.export.documents}
     rows = suite.sets["masked_indication"]
     assert rows
