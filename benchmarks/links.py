@@ -56,6 +56,7 @@ from typing import TYPE_CHECKING, Any
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
+from car_graph.ingest.drug import yyyymmdd
 from car_graph.metrics import Edge
 
 if TYPE_CHECKING:
@@ -400,15 +401,6 @@ def _enforcement(raw_dir: Path) -> list[Any]:
     return []
 
 
-def _yyyymmdd(value: Any) -> date | None:
-    if isinstance(value, str) and re.fullmatch(r"\d{8}", value):
-        try:
-            return date(int(value[:4]), int(value[4:6]), int(value[6:]))
-        except ValueError:
-            return None
-    return None
-
-
 def drug_links(raw_dir: Path, records: Iterable[DocumentRecord]) -> LinkSet:
     """Withdrawal and recall links; ``records`` (the adapter's) only name approvals and
     withdrawals by their ``(source, source_line)``."""
@@ -479,7 +471,7 @@ def drug_links(raw_dir: Path, records: Iterable[DocumentRecord]) -> LinkSet:
                     recall, approval, "recall_application",
                     f"openFDA {recall} openfda.application_number {number} = {approval}",
                     partial=recall_is_partial(result),
-                    effective=_yyyymmdd(result.get("report_date"))))
+                    effective=yyyymmdd(result.get("report_date"))))
     return unlinked.link_set("drug", links)
 
 

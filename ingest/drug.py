@@ -416,7 +416,8 @@ def recall_is_partial(record: Mapping[str, Any]) -> bool:
     return True
 
 
-def _yyyymmdd(value: Any) -> date | None:
+def yyyymmdd(value: Any) -> date | None:
+    """openFDA's compact dates ('20230726'); None when absent or impossible."""
     if isinstance(value, str) and re.fullmatch(r"\d{8}", value):
         try:
             return date(int(value[:4]), int(value[4:6]), int(value[6:]))
@@ -463,7 +464,7 @@ def recall_to_record(obj: Any) -> DocumentRecord:
     text = "\n".join(p for p in parts if p)
     if len(text) > RECALL_TEXT_LIMIT:
         text = text[: RECALL_TEXT_LIMIT - 6].rstrip() + " [...]"
-    published = _yyyymmdd(obj.get("report_date")) or _yyyymmdd(obj.get("recall_initiation_date"))
+    published = yyyymmdd(obj.get("report_date")) or yyyymmdd(obj.get("recall_initiation_date"))
     short = product if len(product) <= 90 else product[:87].rstrip() + "..."
     return DocumentRecord(
         id=f"recall:{number}",

@@ -94,3 +94,16 @@ def record_figure(item: str, **figures: Any) -> None:
     if path:
         with open(path, "a", encoding="utf-8") as handle:
             handle.write(json.dumps({"item": item, **figures}, default=str) + "\n")
+
+
+class ConstantEmbedder:
+    """For graph-shape tests where the model is not what is being tested."""
+
+    model_name = "constant"
+    dimensions = 384
+
+    def embed_documents(self, texts):
+        return [[1 / 384 ** 0.5] * 384 for _ in texts]
+
+    def embed_query(self, text):
+        return [1 / 384 ** 0.5] * 384

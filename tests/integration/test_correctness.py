@@ -6,7 +6,6 @@ to exactly the graph a clean run builds, and graph hazards (self-supersession, l
 from __future__ import annotations
 
 import json
-import math
 import os
 import signal
 import subprocess
@@ -23,22 +22,9 @@ from car_graph.ingest.records import parse_record
 from car_graph.ingest.rules import parse_rules
 from car_graph.store import GraphStore
 from car_graph.types import Status
-from reliability_helpers import record_figure
+from reliability_helpers import ConstantEmbedder, record_figure
 
 pytestmark = [pytest.mark.neo4j]
-
-
-class ConstantEmbedder:
-    """For graph-shape tests where the model is not what is being tested."""
-
-    model_name = "constant"
-    dimensions = 384
-
-    def embed_documents(self, texts):
-        return [[1 / math.sqrt(384)] * 384 for _ in texts]
-
-    def embed_query(self, text):
-        return [1 / math.sqrt(384)] * 384
 
 
 RULE = parse_rules({"rules": [{

@@ -12,7 +12,6 @@ CAR_PROPERTY_EXAMPLES sets the number of graphs (CI runs 500).
 
 from __future__ import annotations
 
-import math
 import os
 from datetime import date, timedelta
 
@@ -28,7 +27,7 @@ from car_graph.ingest.rules import parse_rules
 from car_graph.retrieval import to_date
 from car_graph.semantics import Edge, authority_graph
 from car_graph.store import GraphStore
-from reliability_helpers import record_figure
+from reliability_helpers import ConstantEmbedder, record_figure
 
 pytestmark = [pytest.mark.neo4j]
 
@@ -40,19 +39,6 @@ SCOPE_TYPES = ["t1", "t2"]
 
 
 STATS = {"graphs": 0, "edges": 0, "closures": 0, "rules": 0}
-
-
-class ConstantEmbedder:
-    """The semantics do not depend on embeddings; a constant unit vector keeps this fast."""
-
-    model_name = "constant"
-    dimensions = 384
-
-    def embed_documents(self, texts):
-        return [[1 / math.sqrt(384)] * 384 for _ in texts]
-
-    def embed_query(self, text):
-        return [1 / math.sqrt(384)] * 384
 
 
 scalars = st.one_of(st.integers(0, 2), st.sampled_from(["x", "y"]), st.booleans(), st.just(1.0))
