@@ -44,7 +44,8 @@ _ID_TOKEN = re.compile(r"(?<![\w-])(?=[\w.:/-]*\d)[A-Za-z0-9][\w.:/-]*[A-Za-z0-9
 _DIGIT_RUN = re.compile(r"(?<!\d)\d+(?!\d)")
 # "PREFIX-…1234" / "PREFIX-...1234": an identifier with its middle elided
 _ELIDED = re.compile(r"(?<![\w-])([A-Za-z][\w-]*?)[-\s]*(?:…|\.\.\.+)\s*(\d{3,})(?!\d)")
-_SHORT_TOKEN = re.compile(r"(?<![\w&.-])[A-Za-z][A-Za-z0-9&.]{0,2}(?![\w&-])")
+# a dot only inside the token ("B.V"): a sentence's full stop is no part of "... shares of K."
+_SHORT_TOKEN = re.compile(r"(?<![\w&.-])[A-Za-z](?:[A-Za-z0-9&]|\.(?=[A-Za-z0-9&])){0,2}(?![\w&-]|\.\w)")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n)\W*$")
 _YEAR = re.compile(r"^(?:1[89]|20)\d\d$")
 

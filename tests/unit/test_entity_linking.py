@@ -65,6 +65,9 @@ def test_question_does_not_name_the_entity(name: str, question: str, vocabulary:
         ("Is six affected?", []),  # lowercase stop word
         ("Has jwt been fixed?", ["jwt"]),
         ("I think a trade is fine", []),
+        ("She was cleared to buy 100 shares of K. Does that still stand?", ["K"]),  # full stop
+        ("Is BA. still open?", ["BA"]),
+        ("Is BRK.B open?", []),  # longer than three characters: not a short name
     ],
 )
 def test_short_names_are_exact_case_preserving_tokens(question: str, expected: list[str]) -> None:
