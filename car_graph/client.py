@@ -125,11 +125,16 @@ class CarClient:
         YAML; it is registered for extraction and stored in the graph for later questions."""
         import json
 
-        from car_graph.ingest.domains import domain_to_mapping
+        from car_graph.ingest.domains import domain_to_mapping, stored_domains
         from car_graph.ingest.pipeline import ingest_records
 
         self.apply_schema()
         self._retriever = None  # questions analysed before this ingest may link differently
+        # the graph's own domains first (an ingest without --rules derives links as the one
+        # that declared them did); a domain given here replaces its stored version
+        for stored in stored_domains(self.store):
+            if stored.name not in self.extractor.registry and (domain is None or stored.name != domain.name):
+                self.extractor.register_domain(stored)
         if domain is not None:
             self.extractor.register_domain(domain)
             self.store.write("upsert_domain", domain=domain.name,

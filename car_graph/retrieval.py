@@ -76,10 +76,10 @@ class Retriever:
         self.settings = settings or RetrievalSettings()
         # User domains ingested from YAML are stored in the graph: register them so this
         # process links their identifiers as the ingesting one did.
-        from car_graph.ingest.domains import domain_from_json
+        from car_graph.ingest.domains import stored_domains
 
-        for row in store.read("read_domains"):
-            extractor.register_domain(domain_from_json(row["spec"], f"graph domain {row['name']}"))
+        for domain in stored_domains(store):
+            extractor.register_domain(domain)
         self.linker = EntityLinker(store, extractor, extractor.registry, self.settings.linking)
         # Question analysis (embedding, entity linking) is shared by every system an evaluation
         # runs; a Retriever lives for one retrieval or one evaluation, so the graph is stable.

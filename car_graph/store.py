@@ -103,8 +103,9 @@ class GraphStore:
         mentions: Sequence[Mapping[str, Any]],
         identifiers: Sequence[Mapping[str, Any]] = (),
         replace: Sequence[str] = (),
+        names: Sequence[Mapping[str, Any]] = (),
     ) -> None:
-        """One transaction per batch: documents, their scope, identifier and mention links.
+        """One transaction per batch: documents, their scope, identifier, name and mention links.
         ``replace``: ids whose old links and edges go first (they are written again).
 
         Either the whole batch commits or none of it; a lost connection is retried for a few
@@ -120,6 +121,8 @@ class GraphStore:
                     tx.run(cypher.statement("link_scope"), rows=list(scope)).consume()
                 if identifiers:
                     tx.run(cypher.statement("link_identifiers"), rows=list(identifiers)).consume()
+                if names:
+                    tx.run(cypher.statement("link_names"), rows=list(names)).consume()
                 if mentions:
                     tx.run(cypher.statement("link_mentions"), rows=list(mentions)).consume()
                 tx.commit()

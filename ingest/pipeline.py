@@ -38,6 +38,7 @@ class IngestSummary:
     unchanged: int = 0
     scope_links: int = 0
     identifier_links: int = 0
+    name_links: int = 0
     mentions: int = 0
     edges_by_rule: dict[str, int] = field(default_factory=dict)
     skipped: list[InputProblem] = field(default_factory=list)
@@ -55,6 +56,7 @@ class IngestSummary:
             "unchanged": self.unchanged,
             "scope_links": self.scope_links,
             "identifier_links": self.identifier_links,
+            "name_links": self.name_links,
             "mentions": self.mentions,
             "edges_by_rule": self.edges_by_rule,
             "skipped": [
@@ -135,9 +137,12 @@ def stored_attributes(attributes: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def record_hash(record: DocumentRecord, rules: Sequence[Rule]) -> str:
-    """Fingerprint of everything a record contributes, so an unchanged record is skipped."""
-    payload = json.dumps([record.to_json(), sorted(r.name for r in rules)], sort_keys=True, default=str)
+def record_hash(record: DocumentRecord, rules: Sequence[Rule], domains: str = "") -> str:
+    """Fingerprint of everything a record contributes, so an unchanged record is skipped:
+    the record, the rules in force and (``domains``: DomainRegistry.fingerprint) what the
+    domains derive from it -- a newly declared identifier or name attribute re-derives links."""
+    payload = json.dumps([record.to_json(), sorted(r.name for r in rules), domains],
+                         sort_keys=True, default=str)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
@@ -146,7 +151,7 @@ def text_hash(record: DocumentRecord) -> str:
 
 
 def document_row(
-    record: DocumentRecord, embedding: list[float] | None, rules: Sequence[Rule]
+    record: DocumentRecord, embedding: list[float] | None, rules: Sequence[Rule], domains: str = ""
 ) -> dict[str, Any]:
     """The upsert row: every stored property (replacing the old ones) and the embedding (None
     keeps the stored one: the text did not change)."""
@@ -169,7 +174,7 @@ def document_row(
         "supersedes_effective": [r.effective.isoformat() if r.effective else "" for r in refs],
         "supersedes_evidence": [r.evidence or "" for r in refs],
         "supersedes_partial": [r.partial for r in refs],
-        "content_hash": record_hash(record, rules),
+        "content_hash": record_hash(record, rules, domains),
         "pending": True,  # until this batch's supersession is resolved (crash-safe resume)
         "text_hash": text_hash(record),
     }
@@ -195,6 +200,15 @@ def identifier_rows(record: DocumentRecord, registry: DomainRegistry) -> list[di
     return [
         {"doc_id": record.id, "type": etype, "key": key, "name": surface}
         for etype, key, surface in registry.identifiers_of_attributes(record.attributes)
+    ]
+
+
+def name_rows(record: DocumentRecord, registry: DomainRegistry) -> list[dict[str, str]]:
+    """NAMED links: values of declared name attributes (a brand beside the generic name) --
+    linked from questions like scope names, typo-tolerant, but never scope for rules."""
+    return [
+        {"doc_id": record.id, "type": etype, "key": key, "name": surface}
+        for etype, key, surface in registry.names_of_attributes(record.attributes)
     ]
 
 
@@ -325,7 +339,8 @@ def _write_batch(
 ) -> None:
     state = {row["id"]: row for row in store.read("document_state", ids=[r.id for r in batch])}
     # changed, new, or written by an ingest that was killed before resolving it
-    changed = [r for r in batch if state.get(r.id, {}).get("content_hash") != record_hash(r, rules)
+    domains = registry.fingerprint()
+    changed = [r for r in batch if state.get(r.id, {}).get("content_hash") != record_hash(r, rules, domains)
                or state[r.id]["pending"]]
     summary.documents += len(batch)  # every valid record is in the graph after its batch
     summary.unchanged += len(batch) - len(changed)
@@ -334,12 +349,13 @@ def _write_batch(
     fresh = [r for r in changed if state.get(r.id, {}).get("text_hash") != text_hash(r)]
     vectors = dict(zip([r.id for r in fresh], embedder.embed_documents([embedding_text(r) for r in fresh]), strict=True))
     found = extractor.extract_many([embedding_text(r) for r in changed])
-    documents, scope, identifiers, mentions = [], [], [], []
+    documents, scope, identifiers, names, mentions = [], [], [], [], []
     for record, entities in zip(changed, found, strict=True):
-        documents.append(document_row(record, vectors.get(record.id), rules))
+        documents.append(document_row(record, vectors.get(record.id), rules, domains))
         own = scope_rows(record, registry)
         scope.extend(own)
         identifiers.extend(identifier_rows(record, registry))
+        names.extend(name_rows(record, registry))
         scoped = {(row["type"], row["key"]) for row in own}
         for mention in entities:
             if (mention.type, mention.key) not in scoped:
@@ -347,10 +363,11 @@ def _write_batch(
                 mentions.append({"doc_id": record.id, "type": mention.type, "key": mention.key,
                                  "name": mention.name})
     replaced = [r.id for r in changed if r.id in state]
-    store.write_batch(documents, scope, mentions, identifiers, replace=replaced)
+    store.write_batch(documents, scope, mentions, identifiers, replace=replaced, names=names)
     summary.updated += len(replaced)
     summary.scope_links += len(scope)
     summary.identifier_links += len(identifiers)
+    summary.name_links += len(names)
     summary.mentions += len(mentions)
     # Scopes a changed document left: their other members may have lost a later neighbour.
     new_scope = {(row["doc_id"], row["type"], row["key"]) for row in scope}

@@ -4,7 +4,7 @@
 // $scope_cap), all of them -- a hub scope (a name shared by thousands of documents) is not
 // enumerated: its boost goes to the semantic candidates inside it. Each candidate's score is
 // the CombSUM of its min-max normalised dense and lexical scores plus, per linked entity, the
-// entity's weight if the document is scoped to it or identified by it (half if it only mentions
+// entity's weight if the document is scoped to it, identified or named by it (half if it only mentions
 // a linked identifier). Ties go to the closer embedding, never to the id alone. Alone, this
 // statement is the `hybrid` baseline; `car` hands its rows to closure.cypher in the same read
 // transaction.
@@ -24,8 +24,8 @@ CALL () {
   UNION ALL
   UNWIND $entities AS named
   MATCH (e:Entity {type: named.type, key: named.key})
-  WHERE COUNT { (e)<-[:IN_SCOPE|IDENTIFIED_BY|MENTIONS]-() } <= $scope_cap
-  MATCH (e)<-[link:IN_SCOPE|IDENTIFIED_BY|MENTIONS]-(node:Document)
+  WHERE COUNT { (e)<-[:IN_SCOPE|IDENTIFIED_BY|NAMED|MENTIONS]-() } <= $scope_cap
+  MATCH (e)<-[link:IN_SCOPE|IDENTIFIED_BY|NAMED|MENTIONS]-(node:Document)
   WHERE type(link) <> 'MENTIONS' OR named.mentions
   RETURN node AS doc, null AS dense, null AS lexical
 }
@@ -36,7 +36,7 @@ WITH doc, max(dense) AS dense, max(lexical) AS lexical
 // the summed weights of the linked entities that hold the document
 WITH doc, dense, lexical,
      reduce(acc = 0.0, named IN $entities | acc + named.weight * CASE
-       WHEN EXISTS { (doc)-[:IN_SCOPE|IDENTIFIED_BY]->(:Entity {type: named.type, key: named.key}) } THEN 1.0
+       WHEN EXISTS { (doc)-[:IN_SCOPE|IDENTIFIED_BY|NAMED]->(:Entity {type: named.type, key: named.key}) } THEN 1.0
        WHEN named.mentions AND EXISTS { (doc)-[:MENTIONS]->(:Entity {type: named.type, key: named.key}) } THEN 0.5
        ELSE 0.0 END) AS scoped
 // CombSUM of min-max normalised scores: each source's best candidate counts 1, its last 0

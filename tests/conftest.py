@@ -23,10 +23,9 @@ from dataclasses import dataclass, field
 
 import neo4j
 import pytest
-from neo4j import GraphDatabase
 
 from car_graph import schema
-from car_graph.connection import wipe_database
+from car_graph.connection import new_driver, wipe_database
 from car_graph.errors import SchemaMismatchError, ServerError
 from car_graph.local_server import LocalNeo4j, pid_alive
 from car_graph.settings import Settings
@@ -141,7 +140,8 @@ def neo4j_target() -> Iterator[Neo4jTarget]:
 
 @pytest.fixture(scope="session")
 def driver(neo4j_target: Neo4jTarget) -> Iterator[neo4j.Driver]:
-    with GraphDatabase.driver(neo4j_target.uri, auth=(neo4j_target.user, neo4j_target.password)) as drv:
+    # made as car-graph makes drivers (its notification policy), so tests see what users see
+    with new_driver(neo4j_target.uri, neo4j_target.user, neo4j_target.password) as drv:
         drv.verify_connectivity()
         yield drv
 

@@ -12,6 +12,11 @@ A domain declares, for the generic machinery (extractor, linker, pipeline) to us
 * **identifier attributes** -- record attributes whose values identify the document
   (``application_number``, ``aliases``); besides these, any attribute string that matches a
   declared identifier pattern as a whole becomes an identifier of its document.
+* **name attributes** -- record attributes whose values are further names of the document's
+  subject (a drug's ``trademark``, a product's ``brand_name``): linked like names, with typo
+  tolerance, so "Is Nizaoral still available?" finds the approval of Nizoral even when the
+  brand is no scope entity and the text stems it out of reach. Never scope: rules don't key on
+  them.
 * **components** -- optional extra spaCy span components (the law domain's case-name patterns).
 
 The built-in domains are Python modules (``car_graph.ingest.domains.security`` ...). A user's
@@ -23,6 +28,7 @@ domain is a YAML file -- the same file as its rules -- read by :func:`domain_fro
     names:
       - {type: drug, qualifiers: [hydrochloride, tablets], mentions: true}
     identifier_attributes: {docket: docket, aliases: null}   # null: type from the pattern
+    name_attributes: {brand_name: brand}                      # attribute -> name type
     rules: [...]
 
 Nothing here imports spaCy; importing this module is cheap.
@@ -49,6 +55,7 @@ __all__ = [
     "NameSpec",
     "domain_from_mapping",
     "domain_to_mapping",
+    "stored_domains",
 ]
 
 # The built-in domains, by module; each module defines ``DOMAIN: Domain``.
@@ -147,6 +154,8 @@ class Domain:
     names: tuple[NameSpec, ...] = ()
     # attribute name -> entity type (None: the type of the identifier pattern its value matches)
     identifier_attributes: Mapping[str, str | None] = field(default_factory=dict)
+    # attribute name -> name type: values that are further names of the document's subject
+    name_attributes: Mapping[str, str] = field(default_factory=dict)
     # callables ``(nlp) -> spans_key`` adding a spaCy component whose spans are entity guesses
     components: tuple[Callable[[Any], str], ...] = ()
     description: str = ""
@@ -161,6 +170,7 @@ class DomainRegistry:
 
     def __init__(self, domains: Iterable[Domain] = ()) -> None:
         self._domains: dict[str, Domain] = {}
+        self._fingerprint: str | None = None
         for domain in domains:
             self.add(domain)
 
@@ -170,6 +180,7 @@ class DomainRegistry:
 
     def add(self, domain: Domain) -> None:
         self._domains[domain.name] = domain
+        self._fingerprint = None
 
     def __contains__(self, name: object) -> bool:
         return name in self._domains
@@ -220,6 +231,46 @@ class DomainRegistry:
             out.update(domain.identifier_attributes)
         return out
 
+    def name_attributes(self) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for domain in self:
+            out.update(domain.name_attributes)
+        return out
+
+    @property
+    def attribute_name_types(self) -> frozenset[str]:
+        return frozenset(self.name_attributes().values())
+
+    def names_of_attributes(self, attributes: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+        """(type, key, surface) for every value of a declared name attribute."""
+        declared = self.name_attributes()
+        out: dict[tuple[str, str], str] = {}
+        for name, value in attributes.items():
+            if name not in declared:
+                continue
+            for item in _strings(value):
+                key = normalize_key(item)
+                if key:
+                    out.setdefault((declared[name], key), " ".join(item.split()))
+        return [(t, k, s) for (t, k), s in out.items()]
+
+    def fingerprint(self) -> str:
+        """What the domains derive from a record (identifier patterns and their key functions,
+        name types, identifier and name attributes), as a short digest: a record ingested under
+        other declarations is written again."""
+        import hashlib
+
+        digest = self._fingerprint
+        if digest is None:
+            mappings = [domain_to_mapping(d) for d in sorted(self, key=lambda d: d.name)]
+            for mapping, domain in zip(mappings, sorted(self, key=lambda d: d.name), strict=True):
+                for spec, out in zip(domain.identifiers, mapping["identifiers"], strict=True):
+                    out["key"] = spec.key_name or getattr(spec.key, "__qualname__", "")
+                mapping["components"] = [getattr(c, "__qualname__", "") for c in domain.components]
+            payload = json.dumps(mappings, sort_keys=True, default=str)
+            digest = self._fingerprint = hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
+        return digest
+
     def components(self) -> tuple[Callable[[Any], str], ...]:
         return tuple(c for d in self for c in d.components)
 
@@ -256,7 +307,8 @@ def _strings(value: Any) -> Iterator[str]:
 
 # --------------------------------------------------------------------------- YAML domains
 
-_DOMAIN_KEYS = {"domain", "description", "identifiers", "names", "identifier_attributes", "rules"}
+_DOMAIN_KEYS = {"domain", "description", "identifiers", "names", "identifier_attributes",
+                "name_attributes", "rules"}
 
 
 def _type_name(value: Any, where: str) -> str:
@@ -335,7 +387,7 @@ def domain_from_mapping(data: Any, source: str) -> Domain | None:
     unknown = set(data) - _DOMAIN_KEYS
     if unknown:
         raise RulesError(source, f"unknown top-level keys {sorted(unknown)}; allowed: {sorted(_DOMAIN_KEYS)}")
-    if not any(data.get(k) for k in ("identifiers", "names", "identifier_attributes")):
+    if not any(data.get(k) for k in ("identifiers", "names", "identifier_attributes", "name_attributes")):
         return None
     name = data.get("domain")
     if not isinstance(name, str) or not name.strip():
@@ -358,11 +410,19 @@ def domain_from_mapping(data: Any, source: str) -> Domain | None:
             raise RulesError(source, f"identifier attribute {attr!r} must match {NAME_PATTERN.pattern}")
         if etype is not None:
             _type_name(etype, f"{source} identifier_attributes.{attr}")
+    name_attributes = data.get("name_attributes") or {}
+    if not isinstance(name_attributes, Mapping):
+        raise RulesError(source, "'name_attributes' must be a mapping attribute -> name type")
+    for attr, etype in name_attributes.items():
+        if not isinstance(attr, str) or not NAME_PATTERN.match(attr):
+            raise RulesError(source, f"name attribute {attr!r} must match {NAME_PATTERN.pattern}")
+        _type_name(etype, f"{source} name_attributes.{attr}")
     return Domain(
         name=name.strip(),
         identifiers=tuple(_identifier(r, f"{source} identifiers[{i}]") for i, r in enumerate(identifiers)),
         names=tuple(_name(r, f"{source} names[{i}]") for i, r in enumerate(names)),
         identifier_attributes=dict(attributes),
+        name_attributes=dict(name_attributes),
         description=str(data.get("description") or ""),
     )
 
@@ -384,6 +444,7 @@ def domain_to_mapping(domain: Domain) -> dict[str, Any]:
             for s in domain.names
         ],
         "identifier_attributes": dict(domain.identifier_attributes),
+        "name_attributes": dict(domain.name_attributes),
     }
 
 
@@ -402,7 +463,15 @@ def domain_from_json(text: str, source: str) -> Domain:
     return Domain(
         name=data["domain"], identifiers=tuple(identifiers), names=tuple(names),
         identifier_attributes=dict(data.get("identifier_attributes") or {}),
+        name_attributes=dict(data.get("name_attributes") or {}),
     )
+
+
+def stored_domains(store: Any) -> list[Domain]:
+    """The user domains an earlier ingest stored in the graph (``:Domain``), so that this
+    process extracts and links their identifiers and names as that one did."""
+    return [domain_from_json(row["spec"], f"graph domain {row['name']}")
+            for row in store.read("read_domains")]
 
 
 def load_domain_file(path: Any) -> tuple[Domain | None, list[Any]]:

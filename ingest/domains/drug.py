@@ -96,7 +96,14 @@ DOMAIN = Domain(
             key=_application_key, partial=True,
         ),
     ),
-    names=(NameSpec("drug", qualifiers=SALTS | DOSAGE_FORMS, mentions=True),),
+    names=(
+        NameSpec("drug", qualifiers=SALTS | DOSAGE_FORMS, mentions=True),
+        # brands are no scope (a withdrawal names the molecule), but people ask by brand
+        NameSpec("brand", qualifiers=SALTS | DOSAGE_FORMS),
+    ),
     identifier_attributes={"application_number": "fda_application", "unii": "unii"},
+    # the spellings openFDA, Drugs@FDA and the NME list use for a product's brand
+    name_attributes={"trademark": "brand", "brand_name": "brand", "brand_names": "brand",
+                     "proprietary_name": "brand", "trade_name": "brand"},
     description="drug approvals, market withdrawals and recalls",
 )

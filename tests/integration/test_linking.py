@@ -4,6 +4,7 @@ domain declared in YAML alone. Each graph is small enough to read the right answ
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -139,3 +140,43 @@ def test_a_domain_declared_in_yaml_alone_links_its_identifiers_and_names(
         # the name type: a one-edit typo, the qualifier word not needed
         assert "team:payments squad" in fresh.retrieve_report(
             "Is the Paymnets checkout timeout fixed?", k=2).question_entities
+
+
+def test_a_misspelt_brand_from_a_name_attribute_links_its_approval_and_reaches_the_withdrawal(
+    db, embedder, tmp_path: Path
+) -> None:
+    # The brand is no scope entity (the withdrawal names only the molecule) and the English
+    # analyzer stems "Nizoral" in the text out of reach of a fuzzy word match: only the declared
+    # name attribute makes "Nizaoral" (one transposed letter) find the approval.
+    rules_file = tmp_path / "catalog.yaml"
+    rules_file.write_text(
+        "domain: catalog\n"
+        "names: [molecule, brand]\n"
+        "name_attributes: {sold_as: brand}\n"
+        "rules:\n"
+        "  - {name: withdrawal_voids_approval, newer_kind: withdrawal, older_kind: approval,"
+        " scope: molecule, order: later}\n",
+        encoding="utf-8",
+    )
+    domain, rules = load_domain_file(rules_file)
+    before = replace(domain, name_attributes={})
+    docs = records(
+        {"id": "A-1", "kind": "approval", "domain": "catalog", "published": "1981-06-01",
+         "text": "Nizoral (ketoconazole) was approved as an oral antifungal.",
+         "scope": {"molecule": "ketoconazole"}, "attributes": {"sold_as": "Nizoral"}},
+        {"id": "A-2", "kind": "approval", "domain": "catalog", "published": "1996-05-01",
+         "text": "Lamisil (terbinafine) was approved as an oral antifungal.",
+         "scope": {"molecule": "terbinafine"}, "attributes": {"sold_as": "Lamisil"}},
+        {"id": "W-1", "kind": "withdrawal", "domain": "catalog", "published": "2013-07-26",
+         "text": "Oral tablets of this antifungal were taken off the market for liver injury.",
+         "scope": {"molecule": "ketoconazole"}},
+    )
+    with CarClient(db, embedder=embedder, extractor=EntityExtractor(use_statistical=False)) as car:
+        car.ingest(docs, rules, domain=before)
+        assert "brand:nizoral" not in car.retrieve_report("Is Nizaoral still available?", k=2).question_entities
+        # the same records under a domain that now declares the attribute: written again, linked
+        assert car.ingest(docs, rules, domain=domain).unchanged == 0
+    with CarClient(db, embedder=embedder, extractor=EntityExtractor(use_statistical=False)) as fresh:
+        report = fresh.retrieve_report("Is Nizaoral still available?", k=2)
+        assert "brand:nizoral" in report.question_entities
+        assert report.results[0].doc_id == "W-1" and report.results[0].chain[0].from_id == "A-1"

@@ -25,7 +25,7 @@ FIELDS = ["id", "text", "title", "domain", "kind", "published", "scope", "supers
           "attributes", "withdrawn", "version", "fixed_versions", "effective", "partial",
           "name", "newer_kind", "older_kind", "order", "match", "newer", "older", "op",
           "versioning", "confidence", "partial_from", "rules", "identifiers", "names",
-          "identifier_attributes", "pattern", "type", "key", "group", "qualifiers", "mentions"]
+          "identifier_attributes", "name_attributes", "pattern", "type", "key", "group", "qualifiers", "mentions"]
 scalars = (
     st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
     | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=20)
@@ -97,7 +97,8 @@ rule_fields = st.fixed_dictionaries(
 rules_files = st.fixed_dictionaries(
     {}, optional={"domain": scalars, "rules": st.lists(rule_fields | json_values, max_size=4)
                   | json_values, "identifiers": json_values, "names": json_values,
-                  "identifier_attributes": json_values, "description": json_values},
+                  "identifier_attributes": json_values, "name_attributes": json_values,
+                  "description": json_values},
 ) | json_values
 
 
