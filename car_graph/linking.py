@@ -61,7 +61,8 @@ class LinkingSettings:
     name_candidates: int = 200          # fuzzy entity-name hits examined per question
     # Boost weights per kind of link. The dense and lexical scores are each normalised to [0, 1],
     # so an exact identifier (weight > 2) outranks every document that lacks it however well the
-    # words match; a name (shared by many documents) only tips the balance.
+    # words match; a name (shared by many documents) only tips the balance -- unless a document
+    # holds several linked entities (anchors.cypher's coverage boost).
     identifier_weight: float = 2.5
     name_weight: float = 1.0
 

@@ -37,6 +37,7 @@ class RetrievalSettings:
     candidates: int = 50        # candidates taken from each source before fusion
     min_anchors: int = 10       # anchors closed over (at least k)
     entity_boost: float = 1.0   # added per linked entity that holds the document in scope
+    coverage_boost: float = 1.0  # added per linked entity beyond the first a document holds
     scope_cap: int = 200        # a linked entity with more documents is not enumerated whole
     linking: LinkingSettings = field(default_factory=LinkingSettings)
 
@@ -122,13 +123,14 @@ class Retriever:
             "domain": domain,
             "candidates": max(self.settings.candidates, k),
             "entity_boost": self.settings.entity_boost,
+            "coverage_boost": self.settings.coverage_boost,
             "scope_cap": self.settings.scope_cap,
             "anchors": max(self.settings.min_anchors, k),
         }
 
     def _anchor_parameters(self, params: Mapping[str, Any]) -> dict[str, Any]:
         return {key: params[key] for key in (
-            "embedding", "entities", "entity_boost", "as_of", "domain", "anchors",
+            "embedding", "entities", "entity_boost", "coverage_boost", "as_of", "domain", "anchors",
             "candidates", "scope_cap")} | {"fulltext": params["anchor_fulltext"]}
 
     def retrieve(

@@ -5,12 +5,15 @@
 // enumerated: its boost goes to the semantic candidates inside it. Each candidate's score is
 // the CombSUM of its min-max normalised dense and lexical scores plus, per linked entity, the
 // entity's weight if the document is scoped to it, identified or named by it (half if it only mentions
-// a linked identifier). Ties go to the closer embedding, never to the id alone. Alone, this
+// a linked identifier), plus $coverage_boost for each linked entity beyond the first that the
+// document holds: a question naming two things is about the document holding both, ahead of
+// one holding either with more of the question's words. Ties go to the closer embedding, never to the id alone. Alone, this
 // statement is the `hybrid` baseline; `car` hands its rows to closure.cypher in the same read
 // transaction.
 // params: $embedding list<float>, $fulltext string (Lucene query, '' = no lexical source),
 //         $entities list<map {type, key, weight float, mentions boolean}> (entities linked
-//         from the question), $entity_boost float, $as_of date|null, $domain string|null,
+//         from the question), $entity_boost float, $coverage_boost float, $as_of date|null,
+//         $domain string|null,
 //         $anchors int (anchors returned), $candidates int (candidates per source),
 //         $scope_cap int (largest scope enumerated whole)
 // returns: doc_id string, score float (fused), rank int (0 = best)
@@ -33,12 +36,18 @@ WITH doc, dense, lexical
 WHERE ($as_of IS NULL OR doc.published IS NULL OR doc.published <= $as_of)
   AND ($domain IS NULL OR doc.domain = $domain)
 WITH doc, max(dense) AS dense, max(lexical) AS lexical
-// the summed weights of the linked entities that hold the document
+// per linked entity: 1.0 if it holds the document, 0.5 if the document only mentions it
 WITH doc, dense, lexical,
-     reduce(acc = 0.0, named IN $entities | acc + named.weight * CASE
+     [named IN $entities | CASE
        WHEN EXISTS { (doc)-[:IN_SCOPE|IDENTIFIED_BY|NAMED]->(:Entity {type: named.type, key: named.key}) } THEN 1.0
        WHEN named.mentions AND EXISTS { (doc)-[:MENTIONS]->(:Entity {type: named.type, key: named.key}) } THEN 0.5
-       ELSE 0.0 END) AS scoped
+       ELSE 0.0 END] AS holds
+// the summed weights of the linked entities that hold the document, and the extra ones it holds
+WITH doc, dense, lexical,
+     reduce(acc = 0.0, i IN range(0, size($entities) - 1) | acc + $entities[i].weight * holds[i]) AS weighted,
+     size([h IN holds WHERE h = 1.0]) AS held
+WITH doc, dense, lexical,
+     $entity_boost * weighted + $coverage_boost * CASE WHEN held > 1 THEN held - 1 ELSE 0 END AS scoped
 // CombSUM of min-max normalised scores: each source's best candidate counts 1, its last 0
 WITH collect({doc: doc, dense: dense, lexical: lexical, scoped: scoped}) AS pool,
      max(dense) AS dense_max, min(dense) AS dense_min,
@@ -59,7 +68,7 @@ WITH doc, dense,
          WHEN lexical_max = lexical_min THEN 1.0
          ELSE (lexical - lexical_min) / (lexical_max - lexical_min)
        END
-     + $entity_boost * scoped AS fused
+     + scoped AS fused
 ORDER BY fused DESC, dense DESC, doc.id
 LIMIT $anchors
 WITH collect({id: doc.id, score: fused}) AS ranked

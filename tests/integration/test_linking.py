@@ -103,6 +103,27 @@ def test_short_tickers_link_only_as_written(car: CarClient) -> None:
     assert "ticker:gs" not in entities(car, "What are the gs limits?")  # lowercase is a word
 
 
+def test_the_document_holding_both_named_entities_outranks_better_worded_ones_holding_one(
+    car: CarClient,
+) -> None:
+    # Rosa Hayes's trade confirmations repeat the question's words; her approval for PM holds
+    # both named entities but shares few words: it must still be the anchor.
+    def event(doc_id: str, ticker: str, kind: str, day: int, text: str) -> dict:
+        return {"id": doc_id, "kind": kind, "domain": "compliance", "published": f"2024-02-{day:02d}",
+                "text": text, "scope": {"employee": "Rosa Hayes", "ticker": ticker}}
+
+    car.ingest(records(
+        event("T1", "AXP", "trade_executed", 3, "Rosa Hayes is allowed to trade: she sold 300 AXP, still allowed."),
+        event("T2", "LH", "trade_executed", 4, "Rosa Hayes still trades: allowed trade of 750 LH executed."),
+        event("T3", "KO", "trade_executed", 5, "Trade allowed and executed for Rosa Hayes: 100 KO."),
+        event("P1", "PM", "pre_clearance_approved", 6,
+              "Request PCR-2024-55252 to buy 250 shares of Philip Morris International approved."),
+    ), rules=[])
+    report = car.retrieve_report("Is Rosa Hayes still allowed to trade PM?", k=3)
+    assert {"employee:rosa hayes", "ticker:pm"} <= set(report.question_entities)
+    assert report.anchors[0] == "P1"
+
+
 def test_a_domain_declared_in_yaml_alone_links_its_identifiers_and_names(
     db, embedder, tmp_path: Path
 ) -> None:
