@@ -17,6 +17,7 @@ import io
 import json
 import shutil
 import sys
+import threading
 from dataclasses import asdict, dataclass
 from datetime import date, datetime
 from pathlib import Path
@@ -535,9 +536,14 @@ def query(state: CliState, name: str | None, assignments: tuple[str, ...], embed
 @click.option("--http-url", help="Browser's server address for --uri servers (default: the Bolt host, port 7474).")
 @click.option("--labels/--no-labels", default=True, show_default=True,
               help="Refresh the status labels the style colours (a write: labels only).")
+@click.option("--serve-guide", is_flag=True,
+              help="Also serve the steps as a Browser guide on localhost (`:guide URL`) until Ctrl-C.")
+@click.option("--guide-port", type=click.IntRange(0, 65535), default=0, show_default=True,
+              help="Port of --serve-guide (0: any free port).")
 @pass_state
 def browser(state: CliState, doc_id: str | None, question: str | None, as_of: datetime | None,
-            open_browser: bool, http_url: str | None, labels: bool) -> None:
+            open_browser: bool, http_url: str | None, labels: bool, serve_guide: bool,
+            guide_port: int) -> None:
     """Print what to paste into Neo4j Browser to see a chain, coloured by status."""
     from car_graph import browser as browser_guide
 
@@ -545,9 +551,11 @@ def browser(state: CliState, doc_id: str | None, question: str | None, as_of: da
     if target.managed:
         http_url = state.server().status().http_url
     login = f"user {target.user}" + (f", password in {state.server().password_file}" if target.managed else "")
+    summary = None
     with connection.open_driver(target) as driver, _client(state, driver) as car:
         if question and not doc_id:
-            doc_id = car.answer(question, as_of=_day(as_of)).subject_id
+            verdict = car.answer(question, as_of=_day(as_of))
+            doc_id, summary = verdict.subject_id, verdict.summary
             if doc_id is None:
                 raise click.ClickException(f"no document found for {question!r}")
         elif doc_id:
@@ -556,11 +564,23 @@ def browser(state: CliState, doc_id: str | None, question: str | None, as_of: da
                                     doc_id, _day(as_of), relabel=labels)
     if guide.labelled:
         click.echo("Status labels refreshed: " + ", ".join(f"{k} {v}" for k, v in guide.labelled.items()))
-    click.echo(guide.text(login))
+    server = None
+    if serve_guide:
+        server = browser_guide.GuideServer(browser_guide.guide_html(guide, question, summary),
+                                           port=guide_port).start()
+    click.echo(guide.text(login, guide_url=server.url if server else None))
     if open_browser:
         import webbrowser
 
         webbrowser.open(guide.url)
+    if server:
+        click.echo("Serving the guide; Ctrl-C stops it.")
+        try:
+            threading.Event().wait()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.close()
 
 
 plot_option = click.option(
