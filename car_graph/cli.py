@@ -612,15 +612,14 @@ def evaluate(state: CliState, queries: Path, k: int, systems: str, domain: str |
         report = car.evaluate(queries, k=k, systems=names, domain=domain,
                               progress=_show_progress(progress, as_json),
                               depth=k_max if plot_path else None)
+    curves = report.tca_curves(k_max) if plot_path else {}
     if plot_path:
-        plots.tca_plot(report.tca_curves(k_max), plot_path, k=k,
-                       title=f"{queries.name} (n = {report.n})")
+        plots.tca_plot(curves, plot_path, k=k, title=f"{queries.name} (n = {report.n})")
     if as_json:
         data = report.to_json()
         if plot_path:
             data["plot"] = str(plot_path)
-            data["tca_at_k"] = {name: [round(v, 4) for v in curve]
-                                for name, curve in report.tca_curves(k_max).items()}
+            data["tca_at_k"] = {name: [round(v, 4) for v in curve] for name, curve in curves.items()}
         _echo_json(data)
     else:
         click.echo(report.table())

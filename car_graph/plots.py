@@ -62,7 +62,7 @@ def tca_plot(curves: Mapping[str, Sequence[float]], path: Path, *, k: int | None
     ax = figure.subplots()
     draw_tca_curves(ax, curves, k, title)
     ax.set_ylabel("strict TCA@k")
-    ax.legend(loc="lower right", fontsize="small")
+    ax.legend(loc="best", fontsize="small")
     return save(figure, path)
 
 
