@@ -576,11 +576,16 @@ def browser(state: CliState, doc_id: str | None, question: str | None, as_of: da
     if server:
         click.echo("Serving the guide; Ctrl-C stops it.")
         try:
-            threading.Event().wait()
-        except KeyboardInterrupt:
-            pass
+            _wait_for_ctrl_c()
         finally:
             server.close()
+
+
+def _wait_for_ctrl_c() -> None:
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
 
 
 plot_option = click.option(

@@ -117,3 +117,40 @@ def test_cli_eval_plot_draws_tca_at_k_from_one_run(graph: CarClient, env, tmp_pa
         assert len(curve) == 20
         assert curve[2] == pytest.approx(data["systems"][system]["tca"], abs=1e-4)  # TCA@3
     assert png_size(plot) == (660, 480)  # 5.5 x 4 inches at 120 dpi
+
+
+def test_cli_browser_serves_the_guide_of_the_question_until_interrupted(
+        graph: CarClient, env, monkeypatch) -> None:
+    """`car-graph browser --question … --serve-guide`: the verdict's subject becomes the guide's
+    document, the printed steps end with the `:guide` line, and Ctrl-C closes the server."""
+    import urllib.request
+
+    from car_graph import browser, cli
+
+    served: list[tuple[str, str]] = []  # (url, page) fetched while the command waits, then closed
+    servers: list[browser.GuideServer] = []
+    real_server = browser.GuideServer
+
+    class Recording(real_server):  # type: ignore[misc, valid-type]
+        def close(self) -> None:
+            served.append(("closed", ""))
+            super().close()
+
+    def make_server(*args, **kwargs):
+        servers.append(Recording(*args, **kwargs))
+        return servers[-1]
+
+    def fetch_then_ctrl_c() -> None:
+        url = servers[-1].url
+        with urllib.request.urlopen(url.replace("localhost", "127.0.0.1")) as answer:
+            served.append((url, answer.read().decode()))
+
+    monkeypatch.setattr(browser, "GuideServer", make_server)
+    monkeypatch.setattr(cli, "_wait_for_ctrl_c", fetch_then_ctrl_c)
+    run = CliRunner().invoke(main, ["browser", "--question", "Is prototype pollution in lib fixed?",
+                                    "--serve-guide", "--no-labels"], env=env)
+    assert run.exit_code == 0, run.output
+    (url, page), closed = served
+    assert f":guide {url}" in run.output and closed == ("closed", "")
+    assert "is about <code>ADV</code>" in page
+    assert browser.params_command("ADV") in page.replace("&quot;", '"')
