@@ -642,6 +642,8 @@ def stats(state: CliState, plot_path: Path | None, as_json: bool) -> None:
 
     with state.driver() as driver, _client(state, driver) as car:
         report = graph_stats(car.store)
+    if report.documents == 0:
+        raise EmptyGraphError()  # zeros everywhere would hide the next step: loading documents
     if plot_path:
         from car_graph import plots
 
