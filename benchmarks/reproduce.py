@@ -638,32 +638,20 @@ def render_markdown(report: ReproduceReport) -> str:
 
 def plot_curves(results: Sequence[BenchmarkResult], path: Path, k: int) -> Path | None:
     """docs/tca_at_k.png: one panel per benchmark, TCA@k per system (None without matplotlib)."""
-    try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-    except ImportError:
-        return None
+    from car_graph import plots
+
     if not results:
         return None
-    fig = Figure(figsize=(4.2 * len(results), 3.6))
-    FigureCanvasAgg(fig)
+    try:
+        fig = plots.new_figure(4.2 * len(results), 3.6)
+    except ImportError:  # MissingExtraError: the report is still written, without its plot
+        return None
     axes = fig.subplots(1, len(results), sharey=True, squeeze=False)[0]
-    markers = {"bm25": "s", "dense": "^", "hybrid": "D", "car": "o"}
     for ax, b in zip(axes, results, strict=True):
-        for system, ys in b.main.curve.items():
-            ax.plot(range(1, len(ys) + 1), ys, marker=markers.get(system, "."), markersize=3,
-                    label=system)
-        ax.axvline(k, color="grey", linestyle=":", linewidth=1)
-        ax.set_title(f"{b.name} (n = {b.main.n})")
-        ax.set_xlabel("k")
-        ax.set_ylim(0, 1.02)
-        ax.grid(alpha=0.3)
+        plots.draw_tca_curves(ax, b.main.curve, k, f"{b.name} (n = {b.main.n})")
     axes[0].set_ylabel("strict TCA@k")
     axes[-1].legend(loc="lower right", fontsize="small")
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    return path
+    return plots.save(fig, path)
 
 
 # --- running -------------------------------------------------------------------------------------
@@ -737,10 +725,7 @@ def _run_set(
         name: SystemAtK(run.rescore(queries, graph, k), run.latency_ms_p50)
         for name, run in report.systems.items()
     }
-    curve = {
-        name: tuple(run.rescore(queries, graph, j).tca for j in range(1, k_max + 1))
-        for name, run in report.systems.items()
-    }
+    curve = {name: run.tca_curve(queries, graph, k_max) for name, run in report.systems.items()}
     by_variant: dict[str, dict[str, SystemScores]] = {}
     for variant in sorted(set(variants.values())):
         subset = [q for q in queries if variants.get(q.id) == variant]

@@ -16,6 +16,8 @@ import csv
 import io
 import json
 import shutil
+import sys
+import threading
 from dataclasses import asdict, dataclass
 from datetime import date, datetime
 from pathlib import Path
@@ -249,6 +251,16 @@ as_of_option = click.option(
     help="Answer as of this date (YYYY-MM-DD): later documents and edges do not count.",
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+progress_option = click.option(
+    "--progress/--no-progress", default=None,
+    help="Progress bars on stderr (default: on when stderr is a terminal and --json is not given).")
+
+
+def _show_progress(flag: bool | None, as_json: bool = False) -> bool:
+    """Progress bars only where someone watches: never under --json, by default only on a TTY."""
+    if as_json:
+        return False
+    return flag if flag is not None else sys.stderr.isatty()
 
 
 def _day(value: datetime | None) -> date | None:
@@ -279,14 +291,14 @@ def delete(state: CliState, ids: tuple[str, ...], as_json: bool) -> None:
               help="Rules YAML (default: the bundled rules of each domain in the input).")
 @click.option("--strict", is_flag=True,
               help="Exit 1 if any input record was skipped (valid records are still loaded).")
-@click.option("--progress/--no-progress", default=True, show_default=True)
+@progress_option
 @click.option("--batch-size", type=click.IntRange(1, 100_000), default=256, show_default=True,
               help="Records per batch: one embedding call, one write transaction, then the "
                    "batch's supersession (the unit a killed ingest resumes from).")
 @json_option
 @pass_state
 def ingest(state: CliState, path: Path, fmt: str, rules_path: Path | None, strict: bool,
-           progress: bool, batch_size: int, as_json: bool) -> None:
+           progress: bool | None, batch_size: int, as_json: bool) -> None:
     """Load documents, entities and SUPERSEDES edges (idempotent; bad lines are reported).
 
     Each skipped record is listed on stderr as FILE:LINE: REASON. Without --strict the command
@@ -294,7 +306,7 @@ def ingest(state: CliState, path: Path, fmt: str, rules_path: Path | None, stric
     """
     with state.driver() as driver, _client(state, driver) as car:
         summary = car.ingest_file(path, format=fmt, rules_path=rules_path,
-                                  progress=progress and not as_json, batch_size=batch_size)
+                                  progress=_show_progress(progress, as_json), batch_size=batch_size)
     if as_json:
         _echo_json({**summary.to_json(), "skipped_count": len(summary.skipped), "strict": strict})
     else:
@@ -524,9 +536,14 @@ def query(state: CliState, name: str | None, assignments: tuple[str, ...], embed
 @click.option("--http-url", help="Browser's server address for --uri servers (default: the Bolt host, port 7474).")
 @click.option("--labels/--no-labels", default=True, show_default=True,
               help="Refresh the status labels the style colours (a write: labels only).")
+@click.option("--serve-guide", is_flag=True,
+              help="Also serve the steps as a Browser guide on localhost (`:guide URL`) until Ctrl-C.")
+@click.option("--guide-port", type=click.IntRange(0, 65535), default=0, show_default=True,
+              help="Port of --serve-guide (0: any free port).")
 @pass_state
 def browser(state: CliState, doc_id: str | None, question: str | None, as_of: datetime | None,
-            open_browser: bool, http_url: str | None, labels: bool) -> None:
+            open_browser: bool, http_url: str | None, labels: bool, serve_guide: bool,
+            guide_port: int) -> None:
     """Print what to paste into Neo4j Browser to see a chain, coloured by status."""
     from car_graph import browser as browser_guide
 
@@ -534,9 +551,11 @@ def browser(state: CliState, doc_id: str | None, question: str | None, as_of: da
     if target.managed:
         http_url = state.server().status().http_url
     login = f"user {target.user}" + (f", password in {state.server().password_file}" if target.managed else "")
+    summary = None
     with connection.open_driver(target) as driver, _client(state, driver) as car:
         if question and not doc_id:
-            doc_id = car.answer(question, as_of=_day(as_of)).subject_id
+            verdict = car.answer(question, as_of=_day(as_of))
+            doc_id, summary = verdict.subject_id, verdict.summary
             if doc_id is None:
                 raise click.ClickException(f"no document found for {question!r}")
         elif doc_id:
@@ -545,11 +564,33 @@ def browser(state: CliState, doc_id: str | None, question: str | None, as_of: da
                                     doc_id, _day(as_of), relabel=labels)
     if guide.labelled:
         click.echo("Status labels refreshed: " + ", ".join(f"{k} {v}" for k, v in guide.labelled.items()))
-    click.echo(guide.text(login))
+    server = None
+    if serve_guide:
+        server = browser_guide.GuideServer(browser_guide.guide_html(guide, question, summary),
+                                           port=guide_port).start()
+    click.echo(guide.text(login, guide_url=server.url if server else None))
     if open_browser:
         import webbrowser
 
         webbrowser.open(guide.url)
+    if server:
+        click.echo("Serving the guide; Ctrl-C stops it.")
+        try:
+            _wait_for_ctrl_c()
+        finally:
+            server.close()
+
+
+def _wait_for_ctrl_c() -> None:
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+
+
+plot_option = click.option(
+    "--plot", "plot_path", type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    help="Also draw a PNG here (needs matplotlib: pip install 'car-graph[plot]').")
 
 
 @main.command("eval")
@@ -558,29 +599,71 @@ def browser(state: CliState, doc_id: str | None, question: str | None, as_of: da
 @click.option("--systems", default=",".join(DEFAULT_SYSTEMS), show_default=True,
               help="Comma-separated: bm25, dense, hybrid, car.")
 @click.option("--domain", help="Only documents of this domain.")
-@click.option("--progress/--no-progress", default=False)
+@plot_option
+@click.option("--k-max", type=click.IntRange(1, 100), default=20, show_default=True,
+              help="With --plot: TCA@k for k = 1..K_MAX, from one run at depth K_MAX.")
+@progress_option
 @json_option
 @pass_state
 def evaluate(state: CliState, queries: Path, k: int, systems: str, domain: str | None,
-             progress: bool, as_json: bool) -> None:
+             plot_path: Path | None, k_max: int, progress: bool | None, as_json: bool) -> None:
     """Score every system on QUERIES (JSON Lines) against the same graph, in one run."""
     names = [s.strip() for s in systems.split(",") if s.strip()]
+    if plot_path:
+        from car_graph import plots
+
+        plots.new_figure(1, 1)  # a missing matplotlib fails now, not after the run
     with state.driver() as driver, _client(state, driver) as car:
-        report = car.evaluate(queries, k=k, systems=names, domain=domain, progress=progress)
+        report = car.evaluate(queries, k=k, systems=names, domain=domain,
+                              progress=_show_progress(progress, as_json),
+                              depth=k_max if plot_path else None)
+    curves = report.tca_curves(k_max) if plot_path else {}
+    if plot_path:
+        plots.tca_plot(curves, plot_path, k=k, title=f"{queries.name} (n = {report.n})")
     if as_json:
-        _echo_json(report.to_json())
+        data = report.to_json()
+        if plot_path:
+            data["plot"] = str(plot_path)
+            data["tca_at_k"] = {name: [round(v, 4) for v in curve] for name, curve in curves.items()}
+        _echo_json(data)
     else:
         click.echo(report.table())
+        if plot_path:
+            click.echo(f"{plot_path}: strict TCA@k for k = 1..{k_max}")
+
+
+@main.command("stats")
+@plot_option
+@json_option
+@pass_state
+def stats(state: CliState, plot_path: Path | None, as_json: bool) -> None:
+    """Chain lengths, scope sizes and edges per rule of the graph."""
+    from car_graph.stats import graph_stats
+
+    with state.driver() as driver, _client(state, driver) as car:
+        report = graph_stats(car.store)
+    if report.documents == 0:
+        raise EmptyGraphError()  # zeros everywhere would hide the next step: loading documents
+    if plot_path:
+        from car_graph import plots
+
+        plots.stats_plot(report, plot_path)
+    if as_json:
+        _echo_json({**report.to_json(), **({"plot": str(plot_path)} if plot_path else {})})
+        return
+    click.echo(report.text())
+    if plot_path:
+        click.echo(f"{plot_path}: chain lengths, scope sizes, edges by rule")
 
 
 @main.command("demo")
 @click.option("-k", type=click.IntRange(1, 20), default=3, show_default=True)
-@click.option("--progress/--no-progress", default=True, show_default=True)
+@progress_option
 @pass_state
-def demo(state: CliState, k: int, progress: bool) -> None:
+def demo(state: CliState, k: int, progress: bool | None) -> None:
     """Ingest the bundled real-data sample (security, law, drug) and answer its questions."""
     with state.driver() as driver, _client(state, driver) as car:
-        run_demo(car, k=k, say=click.echo, progress=progress)
+        run_demo(car, k=k, say=click.echo, progress=_show_progress(progress))
     click.echo("Next: car-graph ask \"Is Bowers v. Hardwick still good law?\"; "
                "car-graph explain scotus:392-us-183; car-graph browser scotus:392-us-183")
 
@@ -616,10 +699,11 @@ def synthetic_benchmark(out_dir: Path, docs: int, seed: int) -> None:
 @click.option("--distractors", type=click.IntRange(0, 1_000_000), default=2000, show_default=True,
               help="Distractor documents per real domain.")
 @click.option("-k", type=click.IntRange(1, 20), default=5, show_default=True)
-@click.option("--progress/--no-progress", default=True, show_default=True)
+@progress_option
 @pass_state
 def reproduce_benchmarks(state: CliState, raw_dir: Path | None, out: Path, domains: str,
-                         variant_domains: str, synthetic: bool, distractors: int, k: int, progress: bool) -> None:
+                         variant_domains: str, synthetic: bool, distractors: int, k: int,
+                         progress: bool | None) -> None:
     """Wipe the local database, then ingest and score every benchmark in turn; write OUT.
 
     Destructive, so loopback servers only.
@@ -644,7 +728,7 @@ def reproduce_benchmarks(state: CliState, raw_dir: Path | None, out: Path, domai
 
         report = reproduce(car, reset_database, raw_dir, out, domains=names,
                            variant_domains=variant_names, synthetic=synthetic,
-                           n_distractors=distractors, k=k, progress=progress)
+                           n_distractors=distractors, k=k, progress=_show_progress(progress))
     click.echo(f"{report.out}: {len(report.benchmarks)} benchmarks in {report.seconds / 60:.1f} min")
     if report.plot:
         click.echo(f"{report.plot}: TCA@k for k = 1..{report.k_max}")

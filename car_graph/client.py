@@ -245,13 +245,14 @@ class CarClient:
 
     def evaluate(
         self, queries_path: Path, k: int = 5, systems: Sequence[str] | None = None,
-        domain: str | None = None, progress: bool = False,
+        domain: str | None = None, progress: bool = False, depth: int | None = None,
     ) -> EvaluationReport:
+        """Score every system at k; ``depth`` > k retrieves deeper once, for ``tca_curves()``."""
         from car_graph.evaluation import evaluate, read_queries
 
         return evaluate(
             self.retriever, read_queries(queries_path), k=k, systems=systems, domain=domain,
-            progress=progress,
+            progress=progress, depth=depth,
         )
 
     # -- lifecycle -----------------------------------------------------------------------------

@@ -13,7 +13,7 @@ CarError
 ├── NotFoundError            a document id does not exist
 │   └── UnknownDocumentError     ... with the nearest ids that do
 ├── EmptyGraphError          the database holds no documents yet
-└── MissingExtraError        an optional extra (a RAG framework adapter) is not installed
+└── MissingExtraError        an optional extra (a RAG adapter's framework, matplotlib) is not installed
 """
 
 from __future__ import annotations
@@ -137,5 +137,5 @@ class MissingExtraError(CarError, ImportError):
         self.module, self.extra = module, extra
 
     def __str__(self) -> str:
-        return (f"{self.module} is not installed; this adapter needs the {self.extra!r} extra: "
+        return (f"{self.module} is not installed; it comes with the {self.extra!r} extra: "
                 f"pip install 'car-graph[{self.extra}]'")

@@ -56,6 +56,12 @@ class SystemRun:
             for q in queries
         )
 
+    def tca_curve(self, queries: Sequence[EvalQuery], graph: SupersessionGraph,
+                  k_max: int) -> tuple[float, ...]:
+        """Strict TCA@k for k = 1..k_max from the ranked lists already retrieved (they must
+        have been retrieved at depth >= k_max; see ``EvaluationReport.depth``)."""
+        return tuple(self.rescore(queries, graph, k).tca for k in range(1, k_max + 1))
+
     def as_dict(self) -> dict[str, Any]:
         return {**self.scores.as_dict(), "latency_ms_p50": round(self.latency_ms_p50, 2)}
 
@@ -66,11 +72,27 @@ class EvaluationReport:
     n: int
     systems: dict[str, SystemRun] = field(default_factory=dict)
     analysis_ms_per_query: float = 0.0
+    # Each system ran once per query at this depth (>= k); scores at k and the TCA@k curve are
+    # read from those lists, so latencies are those of a run at ``depth``.
+    depth: int = 0
+    queries: tuple[EvalQuery, ...] = ()
+    graph: SupersessionGraph | None = field(default=None, repr=False)
+
+    def tca_curves(self, k_max: int | None = None) -> dict[str, tuple[float, ...]]:
+        """Strict TCA@k for k = 1..k_max per system, from the lists already retrieved
+        (``k_max`` defaults to the depth the systems ran at; more would need another run)."""
+        k_max = k_max or self.depth
+        if not 1 <= k_max <= self.depth or self.graph is None:
+            raise ConfigError(f"TCA@k up to k = {k_max} needs a run at depth >= {k_max} "
+                              f"(this one ran at {self.depth})")
+        return {name: run.tca_curve(self.queries, self.graph, k_max)
+                for name, run in self.systems.items()}
 
     def to_json(self) -> dict[str, Any]:
         return {
             "k": self.k,
             "n": self.n,
+            "depth": self.depth or self.k,
             "systems": {name: run.as_dict() for name, run in self.systems.items()},
             "analysis_ms_per_query": round(self.analysis_ms_per_query, 2),
         }
@@ -80,7 +102,9 @@ class EvaluationReport:
                  f"{'anchor_R':>8} {'MRR':>6} {'p50 ms':>7}"
         lines = [
             f"n = {self.n} queries, k = {self.k}; question analysis (embedding + entity linking, "
-            f"batched) {self.analysis_ms_per_query:.1f} ms/query, shared by all systems",
+            f"batched) {self.analysis_ms_per_query:.1f} ms/query, shared by all systems"
+            + (f"; each system ran once at depth {self.depth} (latencies are of that run)"
+               if self.depth > self.k else ""),
             header, "-" * len(header),
         ]
         for name, run in self.systems.items():
@@ -162,7 +186,13 @@ def evaluate(
     systems: Sequence[str] | None = None,
     domain: str | None = None,
     progress: bool = False,
+    depth: int | None = None,
 ) -> EvaluationReport:
+    """Score each system at ``k``. ``depth`` (>= k) retrieves deeper lists once, so
+    ``report.tca_curves()`` can read TCA@1..depth from them without running retrieval per k;
+    the scores at k come from the top k of those lists (each system's ranking does not depend on
+    k: see car_graph.benchmarks.reproduce)."""
+    depth = max(k, depth or k)
     systems = list(systems or DEFAULT_SYSTEMS)
     unknown = set(systems) - set(DEFAULT_SYSTEMS)
     if unknown:
@@ -170,7 +200,7 @@ def evaluate(
     graph = supersession_graph(retriever, domain)
     started = time.perf_counter()
     retriever.prepare(q.question for q in queries)
-    report = EvaluationReport(k=k, n=len(queries))
+    report = EvaluationReport(k=k, n=len(queries), depth=depth, queries=tuple(queries), graph=graph)
     # Question analysis (batched embedding + entity linking) is shared by all systems, so it is
     # timed once here; per-system latencies below are the retrieval statements alone.
     report.analysis_ms_per_query = (time.perf_counter() - started) * 1000 / max(len(queries), 1)
@@ -181,13 +211,13 @@ def evaluate(
         latencies: list[float] = []
         for query in tqdm(queries, desc=system, unit="q", disable=not progress):
             started = time.perf_counter()
-            ids, anchor_ids = retriever.search(system, query.question, k, query.as_of, domain)
+            ids, anchor_ids = retriever.search(system, query.question, depth, query.as_of, domain)
             latencies.append((time.perf_counter() - started) * 1000)
             retrieved[query.id] = ids
             anchors[query.id] = anchor_ids
             rows.append(
-                score_query(
-                    query.id, ids, k, set(query.gold), graph, query.as_of,
+                score_query(  # ids[:k]: the reciprocal rank looks at the whole list it is given
+                    query.id, ids[:k], k, set(query.gold), graph, query.as_of,
                     set(query.anchors) if query.anchors else None, anchor_ids,
                 )
             )

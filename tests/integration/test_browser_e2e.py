@@ -170,3 +170,75 @@ def test_caption_matching_is_strict_enough_to_fail() -> None:
     assert _caption_matches(["National", "League", "of", "Cities", "Us…"], "National League of Cities v. Usery")
     assert not _caption_matches(["Garcia", "v.", "San"], "National League of Cities v. Usery")
     assert not _caption_matches([], "Maryland v. Wirtz")
+
+
+def _sidebar_runnables(chrome) -> list:
+    from selenium.webdriver.common.by import By
+
+    return [e for e in chrome.find_elements(By.CSS_SELECTOR, "pre.runnable") if e.is_displayed()]
+
+
+def _editor_text(chrome) -> str:
+    from selenium.webdriver.common.by import By
+
+    lines = chrome.find_elements(By.CSS_SELECTOR, ".monaco-editor .view-lines")
+    return "".join(lines[0].text.split()) if lines else ""
+
+
+def _next_slide(chrome) -> None:
+    from selenium.webdriver.common.by import By
+
+    buttons = [b for b in chrome.find_elements(By.CSS_SELECTOR, "button")
+               if b.is_displayed() and b.text.strip().lower() == "next"]
+    buttons[0].click()
+
+
+def test_guide_walks_from_the_question_to_the_drawn_chain(chrome, law_graph) -> None:
+    """`:guide URL` shows car-graph's served guide (``car-graph browser --serve-guide``) in
+    Browser's sidebar; clicking each of its commands puts it into the editor, and running them
+    draws the chain with its status colours."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    http_url, uri, user, password = law_graph
+    guide = browser.BrowserGuide(browser.browser_url(http_url, uri), browser.style_command(),
+                                 browser.chain_commands("scotus:392-us-183"), "scotus:392-us-183", {})
+    question = "Does Maryland v. Wirtz still decide federal wage rules for state employees?"
+    page = browser.guide_html(guide, question, "superseded by Garcia")
+    chrome.get(guide.url)  # a fresh Browser session: no stored connection, no earlier frames
+    chrome.execute_script("window.localStorage.clear(); window.sessionStorage.clear();")
+    _login(chrome, guide.url, user, password)
+    with browser.GuideServer(page) as server:
+        _run(chrome, f":guide {server.url}")
+        wait = WebDriverWait(chrome, TIMEOUT)
+        wait.until(lambda c: "From a question to its chain" in c.find_element(By.TAG_NAME, "body").text)
+        assert question in chrome.find_element(By.TAG_NAME, "body").text
+        clicked = []
+        for _slide in range(3):  # one command per slide, as a user clicks through them
+            _next_slide(chrome)
+            time.sleep(0.5)
+            for block in _sidebar_runnables(chrome):
+                command = "".join(block.text.split())
+                clicked.append(block.text)
+                block.click()
+
+                def shows_command(c, command=command) -> bool:
+                    # Monaco renders only the visible part of a long line: a prefix of it
+                    shown = _editor_text(c)
+                    return bool(shown) and command.startswith(shown)
+
+                WebDriverWait(chrome, 15).until(shows_command)
+                chrome.find_elements(By.CSS_SELECTOR, ".monaco-editor textarea")[0].send_keys(Keys.ENTER)
+                WebDriverWait(chrome, 10).until(lambda c: not _editor_text(c))  # sent: editor cleared
+                time.sleep(0.5)
+    assert clicked == [browser.style_command(), browser.params_command("scotus:392-us-183"),
+                       browser.chain_commands("scotus:392-us-183")[-1]]
+    WebDriverWait(chrome, TIMEOUT).until(lambda c: len(_canvas(c)[0]) >= len(CHAIN))
+    time.sleep(1)
+    nodes, rels = _canvas(chrome)
+    assert len(nodes) == len(CHAIN), nodes
+    for doc_id, (title, status) in CHAIN.items():
+        drawn = [(words, fill) for words, fill in nodes if _caption_matches(words, title)]
+        assert drawn and drawn[0][1].upper() == browser.STATUS_COLOURS[status], (doc_id, nodes)
+    assert "explicit" in rels

@@ -17,7 +17,7 @@ def env(db, neo4j_target) -> dict[str, str]:  # db: wiped, schema applied
 
 
 @pytest.mark.parametrize("args", [["ask", "Is X still in force?"], ["retrieve", "Is X still in force?"],
-                                  ["explain", "DOC-1"]])
+                                  ["explain", "DOC-1"], ["stats"]])
 def test_empty_graph_names_the_ingest_and_demo_commands(env, args) -> None:
     run = CliRunner().invoke(main, args, env=env)
     assert run.exit_code == 1

@@ -6,6 +6,8 @@ import json
 import re
 from datetime import date
 
+import pytest
+
 from car_graph import browser, cypher
 
 STATUS_LABELS = {"active": "Active", "partially_superseded": "PartiallySuperseded",
@@ -68,3 +70,48 @@ def test_guide_text_lists_url_style_and_chain_in_order() -> None:
     assert lines[0] == "1. Open http://h/browser/  (user neo4j)"
     assert lines[2] == browser.style_command()
     assert lines[4:7] == list(browser.chain_commands("D-1"))
+
+
+def _guide(doc_id: str | None = "scotus:1", as_of: date | None = None) -> browser.BrowserGuide:
+    commands = browser.chain_commands(doc_id, as_of) if doc_id else ()
+    return browser.BrowserGuide("http://h/browser/", browser.style_command(), commands, doc_id, {}, as_of)
+
+
+def test_guide_page_has_one_runnable_command_per_step_slide() -> None:
+    import html as html_lib
+
+    page = browser.guide_html(_guide(as_of=date(2003, 1, 2)), "Is <b>X</b> still law?", "superseded")
+    slides = re.findall(r"<slide>(.*?)</slide>", page)
+    runnables = [html_lib.unescape(r) for r in re.findall(r'<pre class="code runnable">(.*?)</pre>', page)]
+    assert len(slides) == 4
+    assert runnables == [browser.style_command(),
+                         ':params {doc_id: "scotus:1", as_of: "2003-01-02"}',
+                         browser.chain_commands("scotus:1")[-1]]
+    assert [len(re.findall("runnable", s)) for s in slides] == [0, 1, 1, 1]
+    assert "Is &lt;b&gt;X&lt;/b&gt; still law?" in slides[0] and "<b>X</b>" not in page
+
+
+def test_guide_without_a_document_only_styles() -> None:
+    page = browser.guide_html(_guide(doc_id=None))
+    assert page.count("<slide>") == 2 and "car-graph browser DOC_ID" in page
+
+
+def test_guide_server_answers_the_cors_preflight_and_the_page() -> None:
+    import urllib.error
+    import urllib.request
+
+    with browser.GuideServer("<slide>hi</slide>") as server:
+        assert server.url.startswith("http://localhost:") and server.url.endswith(browser.GUIDE_PATH)
+        address = server.url.replace("localhost", "127.0.0.1")
+        preflight = urllib.request.Request(address, method="OPTIONS", headers={
+            "Origin": "http://127.0.0.1:7474", "Access-Control-Request-Method": "GET",
+            "Access-Control-Request-Headers": "pragma,cache-control"})
+        with urllib.request.urlopen(preflight) as answer:
+            assert answer.headers["Access-Control-Allow-Origin"] == "*"
+            assert answer.headers["Access-Control-Allow-Headers"] == "pragma,cache-control"
+        with urllib.request.urlopen(address) as answer:
+            assert answer.read() == b"<slide>hi</slide>"
+            assert answer.headers["Access-Control-Allow-Origin"] == "*"
+        with pytest.raises(urllib.error.HTTPError) as refused:  # only the guide is served
+            urllib.request.urlopen(address.replace(browser.GUIDE_PATH, "/etc/passwd"))
+        assert refused.value.code == 404
