@@ -206,7 +206,7 @@ def test_add_names_twenty_thousand_is_fast() -> None:
     assert extractor.add_names("drug", names) == 20_000
     elapsed = time.perf_counter() - t0
     print(f"add_names: 20,000 names in {elapsed:.2f} s")
-    assert elapsed < 10
+    assert elapsed < 30  # quadratic insertion took minutes; generous for a loaded CI machine
     [m] = extractor.extract("Patients on COMPOUND-19999-HYDROCHLORIDE improved.")
     assert (m.type, m.key) == ("drug", "compound-19999-hydrochloride")
 
@@ -251,7 +251,7 @@ def test_extract_many_throughput(extractor: EntityExtractor) -> None:
     results = extractor.extract_many(texts)
     elapsed = time.perf_counter() - t0
     print(f"extract_many: {len(texts) / elapsed:,.0f} docs/s ({len(texts)} docs in {elapsed:.2f} s)")
-    assert elapsed < 10
+    assert elapsed < 30  # quadratic insertion took minutes; generous for a loaded CI machine
     assert sum(map(len, results)) == 500 * 2 + 500 * 2 + 500 * 2
 
 
