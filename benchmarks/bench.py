@@ -548,7 +548,8 @@ def render(results: Sequence[dict[str, Any]], command: str) -> str:
         i, lat, ratio = r["ingest"], r["latency"], r["ratios"]
         lines.append(
             f"| {r['corpus']['documents']:,} | {r['vectors']} | {i['docs_per_s']:,} | "
-            f"{i['embedding_share']:.0%} | {i['overhead_beyond_embedding']:.0%} | "
+            f"{i['embedding_share']:.0%} | "
+            f"{'n/a (random vectors)' if 'random' in r['vectors'] else format(i['overhead_beyond_embedding'], '.0%')} | "
             f"{ratio['car_p50_over_vector_p50']:.2f} | {ratio['reference_p50_over_car_p50']:.2f} | "
             f"{lat['car']['strict_tca_at_5']:.3f} | {_mib(r['rss']['python_peak'])} | {_mib(r['rss']['neo4j_peak'])} |")
     lines += ["", "*Overhead beyond embedding* = (ingest wall time − embedding time) / embedding time. "
@@ -561,6 +562,7 @@ def render(results: Sequence[dict[str, Any]], command: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+ISSUE_SCALES = (10_000, 100_000, 1_000_000)
 ADDITION_STAGES = ("embedding", "spacy", "graph_write", "supersession", "state_lookup", "parse")
 
 
@@ -643,6 +645,9 @@ def _targets_table(results: Sequence[dict[str, Any]]) -> list[str]:
     if missed:
         out += ["", "Why the missed targets are missed (the PROFILE plans are in each scale's section):", ""]
         out += [f"* {key}: {TARGET_REASONS[key]}" for key in missed]
+    out += ["", "Scales ISSUE8 names: " + "; ".join(
+        f"{n:,}: " + (", ".join(r["vectors"] for r in results if r["corpus"]["documents"] == n) or "**not measured**")
+        for n in ISSUE_SCALES) + f". Largest scale measured: {max(r['corpus']['documents'] for r in results):,}."]
     return out + [""]
 
 
