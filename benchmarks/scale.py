@@ -367,6 +367,106 @@ def generate(out_dir: Path, n_docs: int, n_questions: int = 500, seed: int = 7) 
     return stats
 
 
+ADDITION_REVISIONS = 0.15     # share of an addition that revises an existing advisory chain
+ADDITION_IN_EXISTING = 0.35   # share of new advisory chains filed under existing packages
+ADDITION_RELEASES = 20        # at most this many new releases on existing release lines
+
+
+def _tail_serial(doc_id: str) -> int:
+    return int(doc_id.split("-")[1])
+
+
+def generate_additions(corpus_dir: Path, n_docs: int = 1000, seed: int = 11) -> dict[str, Any]:
+    """Write ``additions.jsonl``: ``n_docs`` new documents (ids absent from documents.jsonl) for a
+    corpus that is already in the graph -- the daily feed of the issue's "adding 1,000 documents".
+
+    Made by the same generator, and touching what exists: about 15 % revise the last advisory of
+    an existing chain (``supersedes`` it: the chain grows), up to 20 releases continue existing
+    release lines, 35 % of the new advisory chains are filed under existing packages (the hubs
+    among them), the rest open new packages. One streaming pass over documents.jsonl finds the
+    chains' last documents (a reservoir sample: memory independent of the corpus)."""
+    stats = json.loads((corpus_dir / "stats.json").read_text())
+    rng = random.Random(seed)
+    n_revisions = int(n_docs * ADDITION_REVISIONS)
+    n_releases = min(ADDITION_RELEASES, stats["release_lines"], n_docs // 20)
+    advisory_tails = _Reservoir(n_revisions, rng)
+    release_tails = _Reservoir(n_releases, rng)
+    max_serial = 0
+    previous: dict[str, Any] | None = None
+
+    def close(record: dict[str, Any] | None) -> None:
+        if record is None:
+            return
+        (advisory_tails if record["kind"] == "advisory" else release_tails).offer(lambda: record)
+
+    with open(corpus_dir / "documents.jsonl", encoding="utf-8") as handle:
+        for line in handle:
+            record = json.loads(line)
+            # a chain's documents are written one after the other: a new series closes the last
+            if previous is not None and record["attributes"]["series"] != previous["attributes"]["series"]:
+                close(previous)
+            if record["kind"] == "advisory":
+                max_serial = max(max_serial, _tail_serial(record["id"]))
+            previous = record
+    close(previous)
+
+    generator = Generator(max(n_docs, 500), 1, seed)
+    generator.n_docs = n_docs
+    generator.chain_counter = max_serial
+    added = Counter[str]()
+    with open(corpus_dir / "additions.jsonl", "w", encoding="utf-8") as out:
+        for tail in advisory_tails.items:
+            generator._emit(out, _revision_of(tail, rng))
+            added["revisions"] += 1
+        for tail in release_tails.items:
+            generator._emit(out, _next_release(tail, rng))
+            added["releases"] += 1
+        in_existing = int((n_docs - generator.written) * ADDITION_IN_EXISTING)
+        target = generator.written + in_existing
+        while generator.written < target:
+            # half into the hubs (scopes 0..HUB_SCOPES-1), half anywhere among existing scopes
+            index = rng.randrange(HUB_SCOPES) if rng.random() < 0.5 else rng.randrange(stats["scopes"])
+            generator._advisory_chain(out, pseudo_word(index, "pk"), generator._chain_length(target - generator.written))
+            added["in_existing_scopes"] += 1
+        index = stats["scopes"]
+        while generator.written < n_docs:
+            size = min(int(rng.paretovariate(1.1)), MAX_SCOPE, n_docs - generator.written)
+            generator._advisory_scope(out, index, max(1, size), hub=False)
+            added["new_scopes"] += 1
+            index += 1
+    return {"documents": generator.stats.documents, "edges": generator.stats.edges,
+            "revisions_of_existing_chains": added["revisions"],
+            "releases_on_existing_lines": added["releases"],
+            "new_chains_in_existing_scopes": added["in_existing_scopes"],
+            "new_scopes": added["new_scopes"]}
+
+
+def _revision_of(tail: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The next revision of an advisory chain whose last document is ``tail``."""
+    _prefix, serial, position = tail["id"].split("-")
+    package = tail["scope"]["package"]
+    cut = tail["text"].index(f" of {package}.") + len(f" of {package}.")
+    day = date.fromisoformat(tail["published"]) + timedelta(days=rng.randrange(1, 120))
+    return {**tail, "id": f"adv-{serial}-{int(position) + 1:02d}",
+            "text": (tail["text"][:cut] + f" Revision {int(position) + 1}. {rng.choice(REVISIONS)}; "
+                     f"this advisory replaces {tail['id']}. Fixed in {package} "
+                     f"{rng.randrange(1, 9)}.{rng.randrange(30)}.{rng.randrange(50)}. {rng.choice(REMEDIES)}"),
+            "published": day.isoformat(), "supersedes": [tail["id"]]}
+
+
+def _next_release(tail: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The release after ``tail`` on its line."""
+    package = tail["scope"]["package"]
+    major, minor = tail["attributes"]["version"].split(".")
+    version = f"{major}.{int(minor) + 1}"
+    day = date.fromisoformat(tail["published"]) + timedelta(days=rng.randrange(1, 15))
+    return {**tail, "id": f"rel-{package}-{version}", "title": f"{package} {version} released",
+            "text": f"Version {version} of {package} ({major}.x line) is out: "
+                    f"{', '.join(rng.sample(FEATURES, 3))}.",
+            "published": day.isoformat(), "attributes": {**tail["attributes"], "version": version},
+            "supersedes": [tail["id"]]}
+
+
 def read_questions(path: Path) -> list[ScaleQuestion]:
     with open(path, encoding="utf-8") as handle:
         return [ScaleQuestion(d["id"], d["question"], tuple(d["gold"]), tuple(d["anchors"]),

@@ -104,10 +104,16 @@ RETURN d.id AS doc_id,
        best.closure_size AS anchor_closure,
        COLLECT {
          MATCH (anchor)-[:IN_SCOPE]->(e:Entity)
+         // without a date every member counts: the entity's IN_SCOPE degree (link_scope.cypher,
+         // the only writer, draws them from documents), read in O(1) instead of walking a hub
          RETURN {entity: e.type + ':' + e.key,
-                 docs: size(COLLECT {
-                   MATCH (e)<-[:IN_SCOPE]-(o:Document)
-                   WHERE $as_of IS NULL OR o.published IS NULL OR o.published <= $as_of
-                   RETURN o.id LIMIT 1001
-                 })}
+                 docs: CASE
+                   WHEN $as_of IS NULL AND COUNT { (e)<-[:IN_SCOPE]-() } > 1001 THEN 1001
+                   WHEN $as_of IS NULL THEN COUNT { (e)<-[:IN_SCOPE]-() }
+                   ELSE size(COLLECT {
+                     MATCH (e)<-[:IN_SCOPE]-(o:Document)
+                     WHERE o.published IS NULL OR o.published <= $as_of
+                     RETURN o.id LIMIT 1001
+                   })
+                 END}
        } AS anchor_scope

@@ -24,7 +24,7 @@ def test_scale_benchmark_smoke_produces_a_sane_report(db: neo4j.Driver, extracto
     assert stats["documents"] == 1000
 
     result = bench.run_scale(db, corpus, bench.HashEmbedder(), extractor, vectors="random (smoke)",
-                             reingest=300, concurrency=(1, 4))
+                             reingest=300, concurrency=(1, 4), additions=200)
 
     ingest = result["ingest"]
     assert ingest["documents"] == 1000 and ingest["skipped"] == 0
@@ -43,6 +43,12 @@ def test_scale_benchmark_smoke_produces_a_sane_report(db: neo4j.Driver, extracto
     assert all(v > 0 for row in result["throughput_qps"].values() for v in row.values())
     assert result["rss"]["python_peak"] > 0
     assert any("rows=" in line for line in result["profile"]["closure"])
+    added = result["additions"]
+    assert added["generated"]["documents"] == 200 and added["generated"]["revisions_of_existing_chains"] == 30
+    assert added["ingest"]["documents"] == 200 and added["ingest"]["skipped"] == 0
+    assert added["ingest"]["edges"] == stats["edges"] + added["generated"]["edges"], \
+        "the additions' supersedes edges (to existing and to new documents) reach the graph"
+    assert added["ingest"]["stages_s"]["graph_write"] > 0
 
     result.update(machine=bench.machine(), neo4j_version="test", measured_at="now")
     (tmp_path / "scale-1000.json").write_text(json.dumps(result, default=str))
@@ -50,3 +56,4 @@ def test_scale_benchmark_smoke_produces_a_sane_report(db: neo4j.Driver, extracto
     bench.write_report(tmp_path, out, "smoke")
     text = out.read_text()
     assert "## 1,000 documents (random (smoke))" in text and "car p50 / vector p50" in text
+    assert "## Adding 1,000 documents to the loaded graph" in text and "## Targets" in text
