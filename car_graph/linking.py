@@ -59,6 +59,7 @@ class LinkingSettings:
     min_partial_digits: int = 4
     max_partial_matches: int = 3
     name_candidates: int = 200          # fuzzy entity-name hits examined per question
+    fuzzy_stems: bool = True            # also match a rare term's Porter stem with one edit
     # Boost weights per kind of link. The dense and lexical scores are each normalised to [0, 1],
     # so an exact identifier (weight > 2) outranks every document that lacks it however well the
     # words match; a name (shared by many documents) only tips the balance -- unless a document
@@ -296,11 +297,28 @@ class EntityLinker:
                     add(LinkedEntity(row["type"], row["key"], settings.name_weight, "short_name"))
 
 
+@functools.lru_cache(maxsize=65536)
+def porter_stem(word: str) -> str:
+    """The original Porter stem, as Lucene's PorterStemFilter (the ``english`` analyzer of the
+    document fulltext index) computes it."""
+    return _porter().stemWord(word)
+
+
+@functools.lru_cache(maxsize=1)
+def _porter() -> Any:
+    import Stemmer
+
+    return Stemmer.Stemmer("porter")
+
+
 def anchor_lexical_query(question: str, settings: LinkingSettings | None = None) -> str:
     """The anchors' Lucene query: the question's content terms OR-ed, and for each rare term
     (at least five letters, no digit, not a common English word) also its one-edit variants --
     so a misspelt name that is no scope entity (a brand in the text) still finds its document,
-    while common words stay exact. "" when nothing remains."""
+    while common words stay exact. The document index stems with Porter (its ``english``
+    analyzer) and a fuzzy term is not analysed, so the edit is also allowed on the term's stem:
+    "Nizaoral" reaches the indexed "nizor" (from "Nizoral") only as "nizaor~1". "" when nothing
+    remains."""
     from car_graph.ingest.entities import lucene_escape, question_terms
 
     settings = settings or LinkingSettings()
@@ -311,4 +329,7 @@ def anchor_lexical_query(question: str, settings: LinkingSettings | None = None)
         if (len(term) >= 5 and not any(c.isdigit() for c in term)
                 and not is_common_word(term, settings.common_word_zipf)):
             parts.append(f"{escaped}~1")
+            stem = porter_stem(term.casefold()) if settings.fuzzy_stems else term
+            if stem != term.casefold() and len(stem) >= 4:
+                parts.append(f"{lucene_escape(stem)}~1")
     return " OR ".join(parts)

@@ -91,3 +91,23 @@ def test_partial_digit_runs(question: str, expected: list[str]) -> None:
 def test_digit_runs_inside_spelled_identifiers_are_not_partial() -> None:
     question = "Is CVE-2021-44228 fixed?"
     assert partial_digit_runs(question, [(3, 17)], SETTINGS) == []
+
+
+def test_a_rare_term_is_fuzzy_on_itself_and_on_its_porter_stem() -> None:
+    from car_graph.linking import anchor_lexical_query
+
+    # the index holds "nizor" (Porter stem of "Nizoral"); one edit from it is "nizaor", the stem
+    # of the misspelling -- "nizaoral~1" alone would never reach it
+    query = anchor_lexical_query("Is Nizaoral still available?").split(" OR ")
+    assert {"nizaoral", "nizaoral~1", "nizaor~1"} <= set(query)
+    assert "available~1" not in query  # common words stay exact
+    unstemmed = anchor_lexical_query("Is Nizaoral still available?",
+                                     LinkingSettings(fuzzy_stems=False)).split(" OR ")
+    assert "nizaor~1" not in unstemmed
+
+
+def test_a_term_that_is_its_own_stem_gets_one_fuzzy_clause() -> None:
+    from car_graph.linking import anchor_lexical_query
+
+    query = anchor_lexical_query("Is Unjasyn still available?").split(" OR ")
+    assert query.count("unjasyn~1") == 1 and not any(q.startswith("unjasy~") for q in query)
