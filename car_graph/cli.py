@@ -383,9 +383,7 @@ def render_verdict(verdict: Verdict) -> str:
             continue
         lines.append(f"  controlling: {result.doc_id} [{result.status}] {result.title}")
         for hop in result.chain:
-            when = f" on {hop.effective}" if hop.effective else ""
-            part = " (in part)" if hop.partial else ""
-            lines.append(f"    {hop.from_id} -> {hop.to_id} via {hop.rule}{when}{part}")
+            lines.append(f"    {hop.from_id} -> {hop.to_id} {hop.how()}")
             if hop.evidence:
                 lines.append(f"      evidence: {hop.evidence}")
     lines.extend(f"  note: {note}" for note in verdict.notes)

@@ -74,9 +74,7 @@ def render_retrieval(retrieval: Retrieval, expected: list[str] | None = None) ->
         if result.chain:
             lines.append(f"    anchor {result.anchor_id}")
             for hop in result.chain:
-                when = f" on {hop.effective}" if hop.effective else ""
-                part = " (in part)" if hop.partial else ""
-                lines.append(f"    -> superseded by {hop.to_id} via {hop.rule}{when}{part}")
+                lines.append(f"    -> superseded by {hop.to_id} {hop.how()}")
                 if hop.evidence:
                     lines.append(f"       evidence: {hop.evidence[:110]}")
     notes = []

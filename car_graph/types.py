@@ -26,6 +26,11 @@ class Hop:
     evidence: str | None
     partial: bool = False
 
+    def how(self) -> str:
+        """"via RULE[ on DATE][ (in part)]": how this edge supersedes, as the CLI prints it."""
+        when = f" on {self.effective}" if self.effective else ""
+        return f"via {self.rule}{when}{' (in part)' if self.partial else ''}"
+
 
 @dataclass(frozen=True)
 class Result:
