@@ -493,14 +493,21 @@ def _query_records(result: QueryResult) -> str:
 @click.option("--embed", "embeds", multiple=True, metavar="NAME=TEXT",
               help="Bind NAME to the embedding of TEXT (stale_crowding's $embedding).")
 @click.option("--list", "list_queries", is_flag=True, help="List the analyst queries and their parameters.")
+@click.option("--show", "show", is_flag=True,
+              help="Print the statement's text instead (any catalogue name, e.g. car, anchors, "
+                   "analyst/chain; includes expanded), to paste into Neo4j Browser.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV (nested values as JSON).")
 @json_option
 @pass_state
 def query(state: CliState, name: str | None, assignments: tuple[str, ...], embeds: tuple[str, ...],
-          list_queries: bool, as_csv: bool, as_json: bool) -> None:
+          list_queries: bool, show: bool, as_csv: bool, as_json: bool) -> None:
     """Run an analyst query (queries/analyst/NAME.cypher) in a READ transaction."""
     from car_graph import analyst, cypher
 
+    if show and name:
+        analyst_name = f"{cypher.ANALYST_FOLDER}/{name}"
+        click.echo(cypher.text(analyst_name if analyst_name in cypher.analyst_names() else name), nl=False)
+        return
     if list_queries or not name:
         for full in cypher.analyst_names():
             params = ", ".join(f"${p.name}{'?' if p.optional else ''}"

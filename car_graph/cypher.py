@@ -9,6 +9,12 @@ Names may have one folder part: ``analyst/chain`` is ``queries/analyst/chain.cyp
 analyst query library (read-only statements whose header also carries ``:param`` lines to paste
 into Browser). ``declared_parameters`` reads a header's ``params:`` list, so a caller such as
 ``car-graph query`` can tell a missing required parameter from an optional (``|null``) one.
+
+A statement may include others: a line ``//@include NAME $p=v ...`` stands for statement NAME
+with its parameter ``$p`` bound to the including statement's variable ``v``. queries/car.cypher
+hands anchors.cypher's rows to closure.cypher that way -- one round trip instead of two
+statements in a transaction -- while both parts stay files of their own (``hybrid`` runs
+anchors alone, ``explain`` closure alone), so nothing is written twice.
 """
 
 from __future__ import annotations
@@ -22,13 +28,15 @@ from typing import LiteralString, cast
 
 from neo4j import Query
 
-from car_graph.errors import UnknownQueryError
+from car_graph.errors import BadIncludeError, UnknownQueryError
 
 QUERY_PACKAGE = "car_graph.queries"
 SCHEMA_PACKAGE = "car_graph.graph_schema"
 ANALYST_FOLDER = "analyst"
 _NAME_PART = re.compile(r"[a-z0-9_]+")
 _DECLARED = re.compile(r"\$(\w+)\s+([^,$]*)")
+_INCLUDE = re.compile(r"^[ \t]*//@include[ \t]+([a-z0-9_]+)((?:[ \t]+\$\w+=\w+)*)[ \t]*$", re.MULTILINE)
+_BINDING = re.compile(r"\$(\w+)=(\w+)")
 
 
 @dataclass(frozen=True)
@@ -77,11 +85,37 @@ def schema_names() -> list[str]:
 
 @functools.cache
 def text(name: str, package: str = QUERY_PACKAGE) -> str:
-    """The raw text of one statement, header comments included."""
+    """The text of one statement, header comments included, ``//@include`` lines expanded."""
+    return _expand(raw_text(name, package), package, (name,))
+
+
+def raw_text(name: str, package: str = QUERY_PACKAGE) -> str:
+    """The file as written (``//@include`` lines not expanded)."""
     resource = _resource(name, package)
     if not resource.is_file():
         raise UnknownQueryError(name)
     return resource.read_text(encoding="utf-8")
+
+
+def includes(name: str, package: str = QUERY_PACKAGE) -> list[tuple[str, dict[str, str]]]:
+    """The statements a file includes, each with its bindings (parameter -> variable)."""
+    return [(match.group(1), dict(_BINDING.findall(match.group(2))))
+            for match in _INCLUDE.finditer(raw_text(name, package))]
+
+
+def _expand(body: str, package: str, seen: tuple[str, ...]) -> str:
+    def include(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name in seen:
+            raise BadIncludeError(f"{' -> '.join((*seen, name))}: an include cycle")
+        included = _expand(raw_text(name, package), package, (*seen, name)).rstrip("\n")
+        for parameter, variable in _BINDING.findall(match.group(2)):
+            if not re.search(rf"\${parameter}\b", included):
+                raise BadIncludeError(f"{seen[-1]}: {name} has no parameter ${parameter} to bind")
+            included = re.sub(rf"\${parameter}\b", variable, included)
+        return included
+
+    return _INCLUDE.sub(include, body)
 
 
 PROFILE_PREFIX = "PROFILE\n"
@@ -116,8 +150,13 @@ def header(name: str, package: str = QUERY_PACKAGE) -> list[str]:
 
 
 def declared_parameters(name: str, package: str = QUERY_PACKAGE) -> dict[str, DeclaredParameter]:
-    """The ``params:`` entries of a statement's header (which may wrap over several lines)."""
+    """The ``params:`` entries of a statement's header (which may wrap over several lines),
+    and those of the statements it includes but for the parameters bound to its variables."""
     declared: dict[str, DeclaredParameter] = {}
+    for included, bindings in includes(name, package):
+        for parameter, entry in declared_parameters(included, package).items():
+            if parameter not in bindings:
+                declared.setdefault(parameter, entry)
     inside = False
     for line in header(name, package):
         if line.startswith("params:"):

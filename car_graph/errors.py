@@ -53,6 +53,11 @@ class UnsafeTargetError(CarError):
     """A destructive operation was aimed at a server that is not on loopback."""
 
 
+class BadIncludeError(CarError):
+    """A catalogue statement's ``//@include`` line is cyclic or binds a parameter the included
+    statement does not have."""
+
+
 class UnknownQueryError(CarError, KeyError):
     def __init__(self, name: str, suggestions: tuple[str, ...] = ()) -> None:
         super().__init__(name)

@@ -76,7 +76,7 @@ class LinkedEntity:
     how: str  # identifier | partial | name | short_name
 
     def parameter(self) -> dict[str, Any]:
-        """The entity as retrieve.cypher's ``$entities`` item. Identifiers also count where a
+        """The entity as anchors.cypher's ``$entities`` item. Identifiers also count where a
         document merely mentions them (at half weight); names only where they are scope."""
         return {"type": self.type, "key": self.key, "weight": self.weight,
                 "mentions": self.how in ("identifier", "partial")}

@@ -1,7 +1,9 @@
 """Question -> parameters -> one Cypher statement -> typed results.
 
-The retrieval logic itself is queries/retrieve.cypher; this module only prepares its parameters
-(embedding, Lucene queries, identifiers found by the spaCy pipeline) and maps rows to dataclasses.
+The retrieval logic itself is Cypher: ``car`` (queries/anchors.cypher handed to
+queries/closure.cypher, composed into one statement by car_graph/cypher.py). This module only
+prepares its parameters (embedding, Lucene queries, entities linked from the question) and maps
+rows to dataclasses.
 The baselines the evaluation compares against (dense, bm25, hybrid) are sibling statements.
 """
 
@@ -106,7 +108,7 @@ class Retriever:
             }
 
     def link_entities(self, question: str) -> list[dict[str, Any]]:
-        """The entities the question names, as retrieve.cypher's ``$entities`` items."""
+        """The entities the question names, as anchors.cypher's ``$entities`` items."""
         return [e.parameter() for e in self.linker.link(question)]
 
     def question_parameters(self, question: str) -> dict[str, Any]:
@@ -136,23 +138,13 @@ class Retriever:
     def retrieve(
         self, question: str, k: int = 5, as_of: date | None = None, domain: str | None = None,
     ) -> Retrieval:
-        """Anchors (queries/anchors.cypher), then their controlling documents
-        (queries/closure.cypher), in one read transaction."""
+        """Anchors (queries/anchors.cypher) and their controlling documents
+        (queries/closure.cypher) in one statement, ``car`` (composed by the catalogue): one round
+        trip and one snapshot."""
         params = self._common(question, k, as_of, domain)
-        anchor_params = self._anchor_parameters(params)
-
-        def work(tx: Any) -> tuple[list[Any], list[Any]]:
-            anchors = list(tx.run(cypher.statement("anchors"), anchor_params))
-            if not anchors:
-                return anchors, []
-            rows = list(tx.run(
-                cypher.statement("closure"),
-                anchors=[{"id": a["doc_id"], "rank": a["rank"], "score": a["score"]} for a in anchors],
-                as_of=as_of, embedding=params["embedding"], k=k,
-            ))
-            return anchors, rows
-
-        anchor_rows, rows = self.store.in_read_transaction(work)
+        found = self.store.read("car", **self._anchor_parameters(params), k=k)
+        anchor_ids = tuple(a["id"] for a in found[0]["anchors"]) if found else ()
+        rows = [row for row in found if row["doc_id"] is not None]
         results = []
         suppressed: set[str] = set()
         ambiguous: dict[str, None] = {}
@@ -170,7 +162,7 @@ class Retriever:
             question=question,
             as_of=as_of,
             results=tuple(results),
-            anchors=tuple(a["doc_id"] for a in anchor_rows),
+            anchors=anchor_ids,
             suppressed=len(suppressed),
             ambiguous_scopes=tuple(ambiguous),
             question_entities=tuple(f"{e['type']}:{e['key']}" for e in params["entities"]),

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from car_graph import cypher
-from car_graph.errors import UnknownQueryError
+from car_graph.errors import BadIncludeError, UnknownQueryError
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON_SOURCES = sorted([*ROOT.joinpath("car_graph").rglob("*.py"), *ROOT.joinpath("ingest").rglob("*.py")])
@@ -88,3 +90,72 @@ def test_the_checker_catches_string_built_cypher(tmp_path: Path) -> None:
     tree = ast.parse(bad)
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "run"]
     assert calls and not _first_argument_is_catalogue_load(calls[0])
+
+
+def test_car_is_anchors_handed_to_closure_in_one_statement() -> None:
+    car = cypher.text("car")
+    assert not [line for line in car.splitlines() if line.lstrip().startswith("//@include")]
+    body = [line for line in car.splitlines() if not line.lstrip().startswith("//")]
+    anchors = [line for line in cypher.text("anchors").splitlines() if not line.lstrip().startswith("//")]
+    closure = [line for line in cypher.text("closure").splitlines() if not line.lstrip().startswith("//")]
+    assert anchors[0] in body and anchors[-1] in body
+    # closure's list parameter is bound to the collected anchors; anchors' count stays a parameter
+    assert closure[0] == "UNWIND $anchors AS a" and "UNWIND anchors AS a" in body
+    assert "LIMIT $anchors" in body
+    assert cypher.declared_parameters("car")["anchors"].type == "int"
+    assert {"k", "embedding", "entities", "fulltext", "as_of"} <= set(cypher.declared_parameters("car"))
+    assert cypher.includes("car") == [("anchors", {}), ("closure", {"anchors": "anchors"})]
+
+
+@pytest.fixture
+def statements(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., str]]:
+    """A throwaway query package: name -> text files, importable as ``fake_queries``."""
+    package = tmp_path / "fake_queries"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "fake_queries", raising=False)  # another test's package
+    cypher.text.cache_clear()
+
+    def write(**files: str) -> str:
+        for name, body in files.items():
+            (package / f"{name}.cypher").write_text(body)
+        return "fake_queries"
+
+    yield write
+    cypher.text.cache_clear()
+
+
+def test_an_include_binds_the_included_parameter_to_a_variable(statements: Callable[..., str]) -> None:
+    package = statements(
+        inner="// params: $items list<int>, $limit int\nUNWIND $items AS i\nRETURN i LIMIT $limit\n",
+        outer="// params: $n int\nWITH range(1, $n) AS xs\nCALL (xs) {\n  //@include inner $items=xs\n}\nRETURN i\n",
+    )
+    expanded = cypher.text("outer", package)
+    assert "UNWIND xs AS i" in expanded and "LIMIT $limit" in expanded and "$items" not in expanded
+    assert set(cypher.declared_parameters("outer", package)) == {"n", "limit"}
+
+
+def test_an_include_cycle_or_an_unknown_binding_is_a_typed_error(statements: Callable[..., str]) -> None:
+    package = statements(
+        a="RETURN 1 AS x\n//@include b\n",
+        b="//@include a\n",
+        c="//@include d $missing=x\n",
+        d="UNWIND $items AS i RETURN i\n",
+    )
+    with pytest.raises(BadIncludeError, match="a -> b -> a: an include cycle"):
+        cypher.text("a", package)
+    with pytest.raises(BadIncludeError, match=r"\$missing"):
+        cypher.text("c", package)
+
+
+def test_query_show_prints_the_expanded_statement_without_a_server() -> None:
+    from click.testing import CliRunner
+
+    from car_graph.cli import main
+
+    run = CliRunner().invoke(main, ["query", "car", "--show"], env={"NEO4J_URI": "bolt://127.0.0.1:1"})
+    assert run.exit_code == 0, run.output
+    assert run.output == cypher.text("car")
+    run = CliRunner().invoke(main, ["query", "chain", "--show"])
+    assert run.exit_code == 0 and run.output == cypher.text("analyst/chain")
