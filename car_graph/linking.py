@@ -274,7 +274,15 @@ class EntityLinker:
 
         settings = self.settings
         candidates: list[Any] = []
-        lucene = fuzzy_query(question_terms(question), min_len=settings.min_fuzzy_length)
+        # A deletion leaves a name of min_fuzzy_length letters one letter short, so a rare word
+        # one shorter is looked up fuzzily too (typo_corrections accepts it); common ones stay exact.
+        terms = question_terms(question)
+        shortest = settings.min_fuzzy_length - 1
+        fuzzy = [t for t in terms if len(t) > shortest
+                 or (len(t) == shortest and not is_common_word(t, settings.common_word_zipf))]
+        lucene = " OR ".join(part for part in (
+            fuzzy_query(fuzzy, min_len=shortest),
+            fuzzy_query([t for t in terms if t not in fuzzy], max_edits=0)) if part)
         if lucene:
             candidates = list(self.store.read("match_entities", lucene=lucene,
                                               limit=settings.name_candidates))

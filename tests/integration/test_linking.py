@@ -34,6 +34,7 @@ CORPUS = [
     advisory("ADV-2", "CVE-2025-62717", "axios", AXIOS_TEXT.replace("internal", "private")),
     advisory("ADV-3", "CVE-2025-62716", "axios", AXIOS_TEXT.replace("hosts", "services")),
     advisory("ADV-4", "CVE-2024-11111", "lodash", "Prototype pollution through merge of crafted objects."),
+    advisory("ADV-5", "CVE-2024-22222", "hapi", "Crafted cookie headers crash the server process."),
     {"id": "REL-1", "kind": "release", "domain": "advisories", "published": "2025-01-20",
      "title": "v1.12.0", "text": "Maintenance release: dependency bumps, typings, and a fix for URL handling.",
      "scope": {"product": "axios"}, "supersedes": ["ADV-1"]},
@@ -82,6 +83,12 @@ def test_partial_identifier_matching_too_many_links_none_unless_a_name_narrows_i
 
 def test_one_character_typo_in_a_five_letter_name_links_it(security_graph: CarClient) -> None:
     assert "product:axios" in entities(security_graph, "Is axois still vulnerable to SSRF?")
+
+
+def test_one_character_deletion_in_a_four_letter_name_links_it(security_graph: CarClient) -> None:
+    # the question word has three letters: too short to be a name of its own, not too short
+    # to be a typo of one
+    assert "product:hapi" in entities(security_graph, "Is hpi still crashed by cookie headers?")
 
 
 def test_short_tickers_link_only_as_written(car: CarClient) -> None:
