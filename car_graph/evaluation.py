@@ -77,6 +77,9 @@ class EvaluationReport:
     depth: int = 0
     queries: tuple[EvalQuery, ...] = ()
     graph: SupersessionGraph | None = field(default=None, repr=False)
+    # questions whose answer (gold and the anchors' frontier) holds more than k documents: no
+    # system can score them at k, so 1 - unanswerable / n is every system's ceiling
+    unanswerable: int = 0
 
     def tca_curves(self, k_max: int | None = None) -> dict[str, tuple[float, ...]]:
         """Strict TCA@k for k = 1..k_max per system, from the lists already retrieved
@@ -92,6 +95,7 @@ class EvaluationReport:
         return {
             "k": self.k,
             "n": self.n,
+            "unanswerable_at_k": self.unanswerable,
             "depth": self.depth or self.k,
             "systems": {name: run.as_dict() for name, run in self.systems.items()},
             "analysis_ms_per_query": round(self.analysis_ms_per_query, 2),
@@ -104,7 +108,9 @@ class EvaluationReport:
             f"n = {self.n} queries, k = {self.k}; question analysis (embedding + entity linking, "
             f"batched) {self.analysis_ms_per_query:.1f} ms/query, shared by all systems"
             + (f"; each system ran once at depth {self.depth} (latencies are of that run)"
-               if self.depth > self.k else ""),
+               if self.depth > self.k else "")
+            + (f"; {self.unanswerable} of them need more than {self.k} documents (no system can "
+               f"score those at k = {self.k})" if self.unanswerable else ""),
             header, "-" * len(header),
         ]
         for name, run in self.systems.items():
@@ -178,6 +184,13 @@ def supersession_graph(retriever: Retriever, domain: str | None = None) -> Super
     )
 
 
+def answer_set(query: EvalQuery, graph: SupersessionGraph) -> set[str]:
+    """What strict TCA requires in the top k: the gold and, when the query names its anchors,
+    their controlling frontier (car_graph.metrics.strict_tca)."""
+    required = graph.controlling(set(query.anchors), query.as_of) if query.anchors else set()
+    return required | set(query.gold)
+
+
 def evaluate(
     retriever: Retriever,
     queries: Sequence[EvalQuery],
@@ -200,7 +213,8 @@ def evaluate(
     graph = supersession_graph(retriever, domain)
     started = time.perf_counter()
     retriever.prepare(q.question for q in queries)
-    report = EvaluationReport(k=k, n=len(queries), depth=depth, queries=tuple(queries), graph=graph)
+    report = EvaluationReport(k=k, n=len(queries), depth=depth, queries=tuple(queries), graph=graph,
+                              unanswerable=sum(len(answer_set(q, graph)) > k for q in queries))
     # Question analysis (batched embedding + entity linking) is shared by all systems, so it is
     # timed once here; per-system latencies below are the retrieval statements alone.
     report.analysis_ms_per_query = (time.perf_counter() - started) * 1000 / max(len(queries), 1)

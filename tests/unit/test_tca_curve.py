@@ -86,3 +86,12 @@ def test_curve_beyond_the_retrieved_depth_is_refused() -> None:
     report = evaluate(FakeRetriever(), QUERIES, k=2, systems=["car"])
     with pytest.raises(ConfigError, match="depth >= 20"):
         report.tca_curves(20)
+
+
+def test_questions_whose_answer_exceeds_k_are_counted_as_unanswerable() -> None:
+    # q1's answer is {b} and q3's is {b, c}: at k = 1 only q3 cannot be answered by any system
+    queries = [*QUERIES, EvalQuery("q3", "first?", frozenset({"b", "c"}))]
+    report = evaluate(FakeRetriever(), queries, k=1, systems=["car"])
+    assert report.unanswerable == 1 and report.to_json()["unanswerable_at_k"] == 1
+    assert "1 of them need more than 1 documents" in report.table()
+    assert evaluate(FakeRetriever(), queries, k=2, systems=["car"]).unanswerable == 0
