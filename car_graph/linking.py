@@ -17,8 +17,9 @@ Kinds of keys, and how each is linked:
   also start with the prefix.
 * **Names** (scope keys people type: packages, drugs, cases, employees): every significant word
   of the name must be in the question. A word of 4+ letters may be off by one edit when the
-  question's word is not itself a common word and the correction is unambiguous (it names exactly
-  one distinct entity name among the candidates); words of multi-word names from 5 letters, where
+  question's word is not itself a common word and the correction is unambiguous: every candidate
+  name it completes reads it as the same word ("Kell" is one edit from "kwell" and "cell", but
+  only Kwell is a name it completes); words of multi-word names from 5 letters, where
   the other words vouch. Short names (at most ``short_name_length`` characters: tickers "GS",
   "C") link only as exact, case-preserving tokens.
 """
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -110,26 +111,57 @@ def significant_words(
     ]
 
 
+def covering(
+    name: str,
+    question_words: Iterable[str],
+    stop_words: frozenset[str] = frozenset(),
+    qualifiers: frozenset[str] = frozenset(),
+    corrections: Mapping[str, Sequence[str]] | None = None,
+    settings: LinkingSettings | None = None,
+) -> dict[str, str] | None:
+    """How the question names this entity, or None if it does not: every significant word of the
+    name must appear in the question, exactly or as a correction of a question word
+    (``corrections``: question word -> the name words it is one edit from). Returns the
+    corrections used (question word -> name word; empty when every word was exact)."""
+    settings = settings or LinkingSettings()
+    significant = significant_words(name, stop_words, qualifiers)
+    if not significant:
+        return None
+    asked = set(question_words)
+    min_fuzzy = (settings.min_fuzzy_length if len(significant) == 1
+                 else settings.min_fuzzy_length_multiword)
+    used: dict[str, str] = {}
+    for w in significant:
+        if w in asked:
+            continue
+        via = sorted(q for q, near in (corrections or {}).items() if q in asked and w in near)
+        if len(w) < min_fuzzy or not via:
+            return None
+        used.update((q, w) for q in via)
+    return used
+
+
 def covers(
     name: str,
     question_words: Iterable[str],
     stop_words: frozenset[str] = frozenset(),
     qualifiers: frozenset[str] = frozenset(),
-    corrections: dict[str, str] | None = None,
+    corrections: Mapping[str, Sequence[str]] | None = None,
     settings: LinkingSettings | None = None,
 ) -> bool:
-    """Does the question name this entity? Every significant word of the name must appear in the
-    question, exactly or through an accepted correction (``corrections``: question word -> the
-    one name word it was a typo of). Without ``corrections`` only exact words count."""
-    settings = settings or LinkingSettings()
-    significant = significant_words(name, stop_words, qualifiers)
-    if not significant:
-        return False
-    asked = set(question_words)
-    min_fuzzy = (settings.min_fuzzy_length if len(significant) == 1
-                 else settings.min_fuzzy_length_multiword)
-    corrected = {v for q, v in (corrections or {}).items() if q in asked}
-    return all(w in asked or (len(w) >= min_fuzzy and w in corrected) for w in significant)
+    """Does the question name this entity (``covering`` is not None)?"""
+    return covering(name, question_words, stop_words, qualifiers, corrections, settings) is not None
+
+
+def unambiguous(coverings: Sequence[Mapping[str, str]]) -> list[bool]:
+    """Which of several covered names to link: those whose every typo was corrected the same way
+    for every name it helped cover. "Kell" one edit from both "kwell" and "cell" names Kwell
+    when no covered name needs "cell"; "axois" covering both Axios and Axoid names neither."""
+    readings: dict[str, set[str]] = {}
+    for used in coverings:
+        for question_word, name_word in used.items():
+            readings.setdefault(question_word, set()).add(name_word)
+    return [all(len(readings[q]) == 1 for q in used) for used in coverings]
 
 
 def typo_corrections(
@@ -137,20 +169,21 @@ def typo_corrections(
     vocabulary: Iterable[str],
     settings: LinkingSettings,
     stop_words: frozenset[str] = frozenset(),
-) -> dict[str, str]:
-    """question word -> name word, for question words that are one edit from exactly one word of
-    the candidate names' vocabulary, are not themselves in it, and are neither stop words nor
-    common English words."""
+) -> dict[str, tuple[str, ...]]:
+    """question word -> the words of the candidate names' vocabulary it is one edit from, for
+    question words that are not themselves in it and are neither stop words nor common English
+    words. Several readings may remain; ``unambiguous`` keeps a typo only if the names it
+    completes agree on one."""
     vocab = set(vocabulary)
-    out: dict[str, str] = {}
+    out: dict[str, tuple[str, ...]] = {}
     for q in dict.fromkeys(question_words):
         if q in vocab or q in stop_words or len(q) < settings.min_fuzzy_length - 1 or q.isdigit():
             continue
-        near = [v for v in vocab
-                if len(v) >= settings.min_fuzzy_length and abs(len(v) - len(q)) <= 1
-                and not v.isdigit() and OSA.distance(q, v) <= 1]
-        if len(near) == 1 and not is_common_word(q, settings.common_word_zipf):
-            out[q] = near[0]
+        near = sorted(v for v in vocab
+                      if len(v) >= settings.min_fuzzy_length and abs(len(v) - len(q)) <= 1
+                      and not v.isdigit() and OSA.distance(q, v) <= 1)
+        if near and not is_common_word(q, settings.common_word_zipf):
+            out[q] = tuple(near)
     return out
 
 
@@ -289,14 +322,18 @@ class EntityLinker:
         vocabulary = {w for row in candidates for w in words(row["name"] or row["key"])}
         corrections = typo_corrections(asked, vocabulary, settings, stop)
         identifier_types = self.registry.identifier_types
+        covered: list[tuple[Any, dict[str, str]]] = []
         for row in candidates:
             name = row["name"] or row["key"]
             if row["type"] in identifier_types:
                 continue  # identifiers were matched exactly above, never fuzzily
             if len(name.strip()) <= settings.short_name_length:
                 continue  # short names: exact, case-preserving tokens only (below)
-            qualifiers = self.registry.qualifiers(row["type"])
-            if covers(name, asked, stop, qualifiers, corrections, settings):
+            used = covering(name, asked, stop, self.registry.qualifiers(row["type"]), corrections, settings)
+            if used is not None:
+                covered.append((row, used))
+        for (row, _), keep in zip(covered, unambiguous([used for _, used in covered]), strict=True):
+            if keep:
                 add(LinkedEntity(row["type"], row["key"], settings.name_weight, "name"))
         shorts = short_name_tokens(question, stop, settings)
         if shorts:

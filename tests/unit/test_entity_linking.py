@@ -8,10 +8,12 @@ import pytest
 from car_graph.ingest.domains.drug import SALTS
 from car_graph.linking import (
     LinkingSettings,
+    covering,
     covers,
     partial_digit_runs,
     short_name_tokens,
     typo_corrections,
+    unambiguous,
     words,
 )
 
@@ -19,10 +21,16 @@ STOP = frozenset({"the", "is", "in", "of", "on", "still", "a", "it", "i", "by", 
 SETTINGS = LinkingSettings()
 
 
-def linked(name: str, question: str, vocabulary: set[str], qualifiers=frozenset()) -> bool:
+def linked(name: str, question: str, vocabulary: set[str], qualifiers=frozenset(),
+           others: tuple[str, ...] = ()) -> bool:
+    """As EntityLinker does it: ``name`` among the candidates ``others``, whose words (with
+    ``vocabulary``) are the words typos are corrected to."""
     asked = words(question)
+    vocabulary = vocabulary | {w for n in (name, *others) for w in words(n)}
     corrections = typo_corrections(asked, vocabulary, SETTINGS, STOP)
-    return covers(name, asked, STOP, qualifiers, corrections, SETTINGS)
+    coverings = [covering(n, asked, STOP, qualifiers, corrections, SETTINGS) for n in (name, *others)]
+    found = [c for c in coverings if c is not None]
+    return coverings[0] is not None and unambiguous(found)[0]
 
 
 @pytest.mark.parametrize(
@@ -48,12 +56,31 @@ def test_question_names_the_entity(name: str, question: str, vocabulary: set[str
         ("sanic", "Is Go still affected by a panic in crypto/tls?", {"sanic"}),  # 'panic' is a word
         ("django-helpdesk", "Is Django still vulnerable to SQL injection?", {"django", "helpdesk"}),
         ("the", "Is the library safe?", {"the"}),  # a stop word names nothing
-        ("axios", "Is axois still affected?", {"axios", "axoid"}),  # ambiguous correction
         ("cve-2026-34568", "Is CVE-2026-34569 fixed?", {"cve", "2026", "34568"}),  # digits never fuzzy
     ],
 )
 def test_question_does_not_name_the_entity(name: str, question: str, vocabulary: set[str]) -> None:
     assert not linked(name, question, vocabulary)
+
+
+def test_a_typo_completing_two_different_names_links_neither() -> None:
+    assert not linked("axios", "Is axois still affected?", set(), others=("axoid",))
+    assert not linked("axoid", "Is axois still affected?", set(), others=("axios",))
+
+
+def test_a_typo_one_edit_from_several_words_links_the_one_name_it_completes() -> None:
+    # "kell" is one edit from "kwell" and from "cell", but no candidate name is completed by "cell"
+    assert linked("Kwell", "Can I still buy Kell in the US?", set(), others=("sickle cell disease",))
+    # two entities with the same name (a drug and a brand) are one reading
+    assert linked("Kwell", "Can I still buy Kell in the US?", set(), others=("KWELL",))
+
+
+def test_coverings_report_the_corrections_they_used() -> None:
+    corrections = typo_corrections(["vtie", "affected"], {"vite"}, SETTINGS, STOP)
+    assert corrections == {"vtie": ("vite",)}
+    assert covering("vite", ["is", "vtie", "affected"], STOP, frozenset(), corrections, SETTINGS) == {"vtie": "vite"}
+    assert covering("vite", ["is", "vite"], STOP, frozenset(), corrections, SETTINGS) == {}
+    assert covering("lodash", ["is", "vtie"], STOP, frozenset(), corrections, SETTINGS) is None
 
 
 @pytest.mark.parametrize(
