@@ -24,18 +24,92 @@ import json
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from car_graph.client import CarClient
 
 K = 5
 
 
-def main(argv: list[str] | None = None) -> int:
+def measure(car: CarClient, questions: Sequence[str], repeat: int = 1) -> dict[str, Any]:
+    """Every variant timed on every question, interleaved; see the module docstring."""
     from car_graph import cypher
+    from car_graph.retrieval import Retriever
+
+    retriever = Retriever(car.store, car.embedder, car.extractor)
+    retriever.prepare(questions)
+    store = car.store
+    found: dict[str, list[Any]] = {}
+
+    def parameters(question: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        params = retriever._common(question, K, None, None)
+        return params, retriever._anchor_parameters(params)
+
+    def vector(question: str) -> Any:
+        return store.read("search_vector", embedding=parameters(question)[0]["embedding"], k=K,
+                          as_of=None, domain=None, candidates=retriever.settings.candidates)
+
+    def anchors(question: str) -> Any:
+        found[question] = store.read("anchors", **parameters(question)[1])
+        return found[question]
+
+    def closure(question: str) -> Any:
+        rows = found[question]
+        return store.read("closure", anchors=[{"id": a["doc_id"], "rank": a["rank"], "score": a["score"]}
+                                              for a in rows],
+                          as_of=None, embedding=parameters(question)[0]["embedding"], k=K)
+
+    def two_statements(question: str) -> Any:
+        params, anchor_params = parameters(question)
+
+        def work(tx: Any) -> Any:
+            rows = list(tx.run(cypher.statement("anchors"), anchor_params))
+            results = list(tx.run(cypher.statement("closure"), anchors=[
+                {"id": a["doc_id"], "rank": a["rank"], "score": a["score"]} for a in rows],
+                as_of=None, embedding=params["embedding"], k=K)) if rows else []
+            return ([a["doc_id"] for a in rows],
+                    [(r["doc_id"], r["status"], len(r["chain"])) for r in results])
+
+        return store.in_read_transaction(work)
+
+    def one_statement(question: str) -> Any:
+        retrieval = retriever.retrieve(question, K)
+        return (list(retrieval.anchors),
+                [(r.doc_id, r.status.value, len(r.chain)) for r in retrieval.results])
+
+    variants: dict[str, Callable[[str], Any]] = {
+        "vector": vector, "anchors": anchors, "closure": closure,
+        "two_statements": two_statements, "car": one_statement}
+    for question in questions[:10]:  # warm-up
+        for call in variants.values():
+            call(question)
+    samples: dict[str, list[float]] = {name: [] for name in variants}
+    differing = 0
+    for _ in range(repeat):
+        for question in questions:
+            outputs = {}
+            for name, call in variants.items():
+                started = time.perf_counter()
+                outputs[name] = call(question)
+                samples[name].append(time.perf_counter() - started)
+            differing += outputs["two_statements"] != outputs["car"]
+    vector_p50 = statistics.median(samples["vector"])
+    return {
+        "questions": len(questions), "repeat": repeat,
+        "two_statements_vs_car_differing": differing,
+        "variants": {name: {"p50_ms": round(1000 * statistics.median(v), 2),
+                            "mean_ms": round(1000 * statistics.mean(v), 2),
+                            "p50_over_vector": round(statistics.median(v) / vector_p50, 2)}
+                     for name, v in samples.items()},
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
     from car_graph.client import CarClient
     from car_graph.evaluation import read_queries
-    from car_graph.retrieval import Retriever
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("queries", nargs="+", type=Path)
@@ -44,72 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     questions = [q.question for path in args.queries for q in read_queries(path)]
     with CarClient.from_env() as car:
-        retriever = Retriever(car.store, car.embedder, car.extractor)
-        retriever.prepare(questions)
-        store = car.store
-        found: dict[str, list[Any]] = {}
-
-        def parameters(question: str) -> tuple[dict[str, Any], dict[str, Any]]:
-            params = retriever._common(question, K, None, None)
-            return params, retriever._anchor_parameters(params)
-
-        def vector(question: str) -> Any:
-            return store.read("search_vector", embedding=parameters(question)[0]["embedding"], k=K,
-                              as_of=None, domain=None, candidates=retriever.settings.candidates)
-
-        def anchors(question: str) -> Any:
-            found[question] = store.read("anchors", **parameters(question)[1])
-            return found[question]
-
-        def closure(question: str) -> Any:
-            rows = found[question]
-            return store.read("closure", anchors=[{"id": a["doc_id"], "rank": a["rank"], "score": a["score"]}
-                                                  for a in rows],
-                              as_of=None, embedding=parameters(question)[0]["embedding"], k=K)
-
-        def two_statements(question: str) -> Any:
-            params, anchor_params = parameters(question)
-
-            def work(tx: Any) -> Any:
-                rows = list(tx.run(cypher.statement("anchors"), anchor_params))
-                results = list(tx.run(cypher.statement("closure"), anchors=[
-                    {"id": a["doc_id"], "rank": a["rank"], "score": a["score"]} for a in rows],
-                    as_of=None, embedding=params["embedding"], k=K)) if rows else []
-                return ([a["doc_id"] for a in rows],
-                        [(r["doc_id"], r["status"], len(r["chain"])) for r in results])
-
-            return store.in_read_transaction(work)
-
-        def one_statement(question: str) -> Any:
-            retrieval = retriever.retrieve(question, K)
-            return (list(retrieval.anchors),
-                    [(r.doc_id, r.status.value, len(r.chain)) for r in retrieval.results])
-
-        variants: dict[str, Callable[[str], Any]] = {
-            "vector": vector, "anchors": anchors, "closure": closure,
-            "two_statements": two_statements, "car": one_statement}
-        for question in questions[:10]:  # warm-up
-            for call in variants.values():
-                call(question)
-        samples: dict[str, list[float]] = {name: [] for name in variants}
-        differing = 0
-        for _ in range(args.repeat):
-            for question in questions:
-                outputs = {}
-                for name, call in variants.items():
-                    started = time.perf_counter()
-                    outputs[name] = call(question)
-                    samples[name].append(time.perf_counter() - started)
-                differing += outputs["two_statements"] != outputs["car"]
-    vector_p50 = statistics.median(samples["vector"])
-    report = {
-        "questions": len(questions), "repeat": args.repeat,
-        "two_statements_vs_car_differing": differing,
-        "variants": {name: {"p50_ms": round(1000 * statistics.median(v), 2),
-                            "mean_ms": round(1000 * statistics.mean(v), 2),
-                            "p50_over_vector": round(statistics.median(v) / vector_p50, 2)}
-                     for name, v in samples.items()},
-    }
+        report = measure(car, questions, args.repeat)
+    differing = report["two_statements_vs_car_differing"]
     if args.json:
         print(json.dumps(report, indent=2))
     else:

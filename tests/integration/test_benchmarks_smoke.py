@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from car_graph.cli import main
 from car_graph.client import CarClient
 from car_graph.demo import sample_dir
-from car_graph.benchmarks import synthetic
+from car_graph.benchmarks import statement_cost, synthetic
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.models]
 
@@ -32,6 +32,13 @@ def test_car_beats_every_baseline_on_the_synthetic_benchmark(car: CarClient, tmp
     assert scores["car"].tca >= 0.97, report.table()
     for baseline in ("bm25", "dense", "hybrid"):
         assert scores[baseline].tca <= scores["car"].tca - 0.5, report.table()
+
+    # car.cypher (one statement) returns what anchors.cypher then closure.cypher return, on a
+    # graph with chains, release lines and a cycle
+    questions = [json.loads(line)["question"] for line in paths["queries.jsonl"].read_text().splitlines()]
+    cost = statement_cost.measure(car, questions[:60])
+    assert cost["questions"] == 60 and cost["two_statements_vs_car_differing"] == 0
+    assert all(v["p50_ms"] > 0 for v in cost["variants"].values())
 
 
 def _cli(target, *args: str) -> list[str]:
