@@ -53,13 +53,14 @@ from pathlib import Path
 from typing import Any
 
 from car_graph import cypher
-from car_graph.benchmarks import scale
+from car_graph.benchmarks import scale, statement_cost
 from car_graph.store import GraphStore
 
 K = 5
 WARMUP = 20
 CONCURRENCY = (1, 4, 8)
 THROUGHPUT_QUESTIONS = 200  # questions per throughput run (each of 1, 4, 8 clients)
+STATEMENT_COST_QUESTIONS = 200  # questions timed statement by statement (statement_cost)
 ADDITIONS = 1000  # new documents added to the loaded graph after the measurements
 RESULTS_DIR = Path("docs") / "benchmarks"
 SUPERSESSION_STATEMENTS = frozenset({
@@ -470,6 +471,8 @@ def run_scale(driver: Any, corpus_dir: Path, embedder: Any, extractor: Any, *,
                for n in concurrency}
         for name in ("car", "vector")
     }
+    # where car's time goes: each of its statements, and the old two-statement way, interleaved
+    result["statement_cost"] = statement_cost.measure(client, texts[:STATEMENT_COST_QUESTIONS])
     result["load_average"]["end"] = os.getloadavg()[0]
     result["rss"]["python_peak"] = peak_rss_bytes()
     result["rss"]["neo4j_peak"] = vm_hwm_bytes(server_pid)
@@ -710,6 +713,18 @@ def _scale_section(r: dict[str, Any]) -> list[str]:
             "|---|" + "---|" * len(CONCURRENCY)]
     for name, row in r["throughput_qps"].items():
         out.append(f"| {name} | " + " | ".join(f"{row[str(n)]:,}" if str(n) in row else "-" for n in CONCURRENCY) + " |")
+    if "statement_cost" in r:
+        cost = r["statement_cost"]
+        out += ["", f"### Where car's time goes ({cost['questions']} questions, each variant in turn "
+                "per question; benchmarks/statement_cost.py)", "",
+                "| variant | p50 ms | mean ms | p50 / vector p50 |", "|---|---|---|---|"]
+        names = {"vector": "bare vector top-k", "anchors": "anchors.cypher alone (= hybrid)",
+                 "closure": "closure.cypher alone", "two_statements": "anchors + closure, two statements in one transaction",
+                 "car": "car.cypher (one statement)"}
+        for name, row in cost["variants"].items():
+            out.append(f"| {names.get(name, name)} | {row['p50_ms']} | {row['mean_ms']} | {row['p50_over_vector']} |")
+        out += ["", f"car.cypher and the two statements returned the same anchors and results on "
+                f"{cost['questions'] - cost['two_statements_vs_car_differing']} of {cost['questions']} questions."]
     p = r["profile"]
     out += ["", f"### PROFILE for \"{p['question']}\"", "", "anchors.cypher:", "", "```",
             *p["anchors"], "```", "", "closure.cypher:", "", "```", *p["closure"], "```", ""]

@@ -43,6 +43,9 @@ def test_scale_benchmark_smoke_produces_a_sane_report(db: neo4j.Driver, extracto
     assert all(v > 0 for row in result["throughput_qps"].values() for v in row.values())
     assert result["rss"]["python_peak"] > 0
     assert any("rows=" in line for line in result["profile"]["closure"])
+    cost = result["statement_cost"]
+    assert cost["questions"] == 50 and cost["two_statements_vs_car_differing"] == 0
+    assert result["car_query"] == bench.CAR_QUERY
     added = result["additions"]
     assert added["generated"]["documents"] == 200 and added["generated"]["revisions_of_existing_chains"] == 30
     assert added["ingest"]["documents"] == 200 and added["ingest"]["skipped"] == 0
@@ -57,3 +60,4 @@ def test_scale_benchmark_smoke_produces_a_sane_report(db: neo4j.Driver, extracto
     text = out.read_text()
     assert "## 1,000 documents (random (smoke))" in text and "car p50 / vector p50" in text
     assert "## Adding 1,000 documents to the loaded graph" in text and "## Targets" in text
+    assert "### Where car's time goes (50 questions" in text and "| car.cypher (one statement) |" in text
