@@ -141,18 +141,6 @@ def covering(
     return used
 
 
-def covers(
-    name: str,
-    question_words: Iterable[str],
-    stop_words: frozenset[str] = frozenset(),
-    qualifiers: frozenset[str] = frozenset(),
-    corrections: Mapping[str, Sequence[str]] | None = None,
-    settings: LinkingSettings | None = None,
-) -> bool:
-    """Does the question name this entity (``covering`` is not None)?"""
-    return covering(name, question_words, stop_words, qualifiers, corrections, settings) is not None
-
-
 def unambiguous(coverings: Sequence[Mapping[str, str]]) -> list[bool]:
     """Which of several covered names to link: those whose every typo was corrected the same way
     for every name it helped cover. "Kell" one edit from both "kwell" and "cell" names Kwell

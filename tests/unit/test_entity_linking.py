@@ -9,7 +9,6 @@ from car_graph.ingest.domains.drug import SALTS
 from car_graph.linking import (
     LinkingSettings,
     covering,
-    covers,
     partial_digit_runs,
     short_name_tokens,
     typo_corrections,
