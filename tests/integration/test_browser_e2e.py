@@ -99,18 +99,36 @@ def _run(chrome, command: str) -> None:
 
 
 def _login(chrome, url: str, user: str, password: str) -> None:
+    from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    def fill(selector: str, value: str) -> None:
+        # Browser may pre-fill a field (the user "neo4j") after the form appears: replace,
+        # never append to, whatever it holds
+        field = chrome.find_element(By.CSS_SELECTOR, selector)
+        field.send_keys(Keys.CONTROL, "a")
+        field.send_keys(Keys.BACKSPACE)
+        field.send_keys(value)
 
     chrome.get(url)
     wait = WebDriverWait(chrome, TIMEOUT)
-    wait.until(lambda c: c.find_elements(By.CSS_SELECTOR, "[data-testid=boltaddress]"))
-    Select(chrome.find_element(By.CSS_SELECTOR, "[data-testid=bolt-scheme-select]")).select_by_visible_text("bolt://")
-    chrome.find_element(By.CSS_SELECTOR, "[data-testid=username]").send_keys(user)
-    chrome.find_element(By.CSS_SELECTOR, "[data-testid=password]").send_keys(password)
-    chrome.find_element(By.CSS_SELECTOR, "[data-testid=connect]").click()
-    # connected: the prompt shows the database name and the connect form is gone
-    wait.until(lambda c: not c.find_elements(By.CSS_SELECTOR, "[data-testid=connect]"))
+    for attempt in (1, 2):
+        wait.until(lambda c: c.find_elements(By.CSS_SELECTOR, "[data-testid=boltaddress]"))
+        Select(chrome.find_element(By.CSS_SELECTOR, "[data-testid=bolt-scheme-select]")).select_by_visible_text("bolt://")
+        fill("[data-testid=username]", user)
+        fill("[data-testid=password]", password)
+        chrome.find_element(By.CSS_SELECTOR, "[data-testid=connect]").click()
+        # connected: the prompt shows the database name and the connect form is gone
+        try:
+            WebDriverWait(chrome, TIMEOUT / 2).until(
+                lambda c: not c.find_elements(By.CSS_SELECTOR, "[data-testid=connect]"))
+            return
+        except TimeoutException:
+            shown = chrome.find_element(By.TAG_NAME, "body").text[:500]
+            if attempt == 2:
+                raise AssertionError(f"Browser did not connect; the page shows: {shown}") from None
 
 
 def _canvas(chrome) -> tuple[list[tuple[list[str], str]], list[str]]:
