@@ -472,7 +472,8 @@ def run_scale(driver: Any, corpus_dir: Path, embedder: Any, extractor: Any, *,
         for name in ("car", "vector")
     }
     # where car's time goes: each of its statements, and the old two-statement way, interleaved
-    result["statement_cost"] = statement_cost.measure(client, texts[:STATEMENT_COST_QUESTIONS])
+    result["statement_cost"] = statement_cost.measure(client, texts[:STATEMENT_COST_QUESTIONS],
+                                                      retriever=retriever)
     result["load_average"]["end"] = os.getloadavg()[0]
     result["rss"]["python_peak"] = peak_rss_bytes()
     result["rss"]["neo4j_peak"] = vm_hwm_bytes(server_pid)

@@ -30,23 +30,28 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from car_graph.client import CarClient
+    from car_graph.retrieval import Retriever
 
 K = 5
 
 
-def measure(car: CarClient, questions: Sequence[str], repeat: int = 1) -> dict[str, Any]:
-    """Every variant timed on every question, interleaved; see the module docstring."""
+def measure(car: CarClient, questions: Sequence[str], repeat: int = 1,
+            retriever: Retriever | None = None) -> dict[str, Any]:
+    """Every variant timed on every question, interleaved; see the module docstring. A caller
+    that has already analysed the questions passes its ``retriever`` (nothing is embedded twice)."""
     from car_graph import cypher
     from car_graph.retrieval import Retriever
 
-    retriever = Retriever(car.store, car.embedder, car.extractor)
+    retriever = retriever or Retriever(car.store, car.embedder, car.extractor)
     retriever.prepare(questions)
     store = car.store
     found: dict[str, list[Any]] = {}
+    # statement parameters built once, outside the timed calls
+    prepared = {q: retriever._common(q, K, None, None) for q in dict.fromkeys(questions)}
+    anchor_parameters = {q: retriever._anchor_parameters(p) for q, p in prepared.items()}
 
     def parameters(question: str) -> tuple[dict[str, Any], dict[str, Any]]:
-        params = retriever._common(question, K, None, None)
-        return params, retriever._anchor_parameters(params)
+        return prepared[question], anchor_parameters[question]
 
     def vector(question: str) -> Any:
         return store.read("search_vector", embedding=parameters(question)[0]["embedding"], k=K,
