@@ -59,6 +59,7 @@ class LinkingSettings:
     short_name_length: int = 3          # names this short match only as exact, case-preserving tokens
     min_partial_digits: int = 4
     max_partial_matches: int = 3
+    max_typo_readings: int = 3          # a typo with more readings than this links none of them
     name_candidates: int = 200          # fuzzy entity-name hits examined per question
     fuzzy_stems: bool = True            # also match a rare term's Porter stem with one edit
     # Boost weights per kind of link. The dense and lexical scores are each normalised to [0, 1],
@@ -141,15 +142,17 @@ def covering(
     return used
 
 
-def unambiguous(coverings: Sequence[Mapping[str, str]]) -> list[bool]:
-    """Which of several covered names to link: those whose every typo was corrected the same way
-    for every name it helped cover. "Kell" one edit from both "kwell" and "cell" names Kwell
-    when no covered name needs "cell"; "axois" covering both Axios and Axoid names neither."""
+def readings_per_name(coverings: Sequence[Mapping[str, str]]) -> list[int]:
+    """For each of several covered names, how many readings its least certain typo has among
+    all the covered names: 1 when every typo was corrected the same way for every name it
+    helped cover (an exact name: 1). "Kell" one edit from both "kwell" and "cell" reads as
+    Kwell alone when no covered name needs "cell"; "axois" covering both Axios and Axoid has
+    two readings, and each name gets 2."""
     readings: dict[str, set[str]] = {}
     for used in coverings:
         for question_word, name_word in used.items():
             readings.setdefault(question_word, set()).add(name_word)
-    return [all(len(readings[q]) == 1 for q in used) for used in coverings]
+    return [max((len(readings[q]) for q in used), default=1) for used in coverings]
 
 
 def typo_corrections(
@@ -160,8 +163,8 @@ def typo_corrections(
 ) -> dict[str, tuple[str, ...]]:
     """question word -> the words of the candidate names' vocabulary it is one edit from, for
     question words that are not themselves in it and are neither stop words nor common English
-    words. Several readings may remain; ``unambiguous`` keeps a typo only if the names it
-    completes agree on one."""
+    words. Several readings may remain; ``readings_per_name`` counts them over the names they
+    complete."""
     vocab = set(vocabulary)
     out: dict[str, tuple[str, ...]] = {}
     for q in dict.fromkeys(question_words):
@@ -320,9 +323,14 @@ class EntityLinker:
             used = covering(name, asked, stop, self.registry.qualifiers(row["type"]), corrections, settings)
             if used is not None:
                 covered.append((row, used))
-        for (row, _), keep in zip(covered, unambiguous([used for _, used in covered]), strict=True):
-            if keep:
+        # An unambiguous name links at full weight; a typo with a few readings ("Tovan": Povan or
+        # Trovan) links each reading at a share of it, so the rest of the question decides.
+        readings = readings_per_name([used for _, used in covered])
+        for (row, _), n in zip(covered, readings, strict=True):
+            if n == 1:
                 add(LinkedEntity(row["type"], row["key"], settings.name_weight, "name"))
+            elif n <= settings.max_typo_readings:
+                add(LinkedEntity(row["type"], row["key"], settings.name_weight / n, "typo_reading"))
         shorts = short_name_tokens(question, stop, settings)
         if shorts:
             for row in self.store.read("match_entity_names", names=shorts):

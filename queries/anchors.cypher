@@ -48,10 +48,14 @@ WITH doc, dense, lexical,
      size([h IN holds WHERE h = 1.0]) AS held
 WITH doc, dense, lexical,
      $entity_boost * weighted + $coverage_boost * CASE WHEN held > 1 THEN held - 1 ELSE 0 END AS scoped
-// CombSUM of min-max normalised scores: each source's best candidate counts 1, its last 0
+// CombSUM of min-max normalised scores: each source's best candidate counts 1, its last 0 --
+// unless the fulltext index ran out of hits before $candidates: then every other document
+// scores 0 lexically, and a rare word's last match keeps its share instead of ranking as none.
 WITH collect({doc: doc, dense: dense, lexical: lexical, scoped: scoped}) AS pool,
      max(dense) AS dense_max, min(dense) AS dense_min,
-     max(lexical) AS lexical_max, min(lexical) AS lexical_min
+     max(lexical) AS lexical_max, min(lexical) AS lexical_min, count(lexical) AS lexical_hits
+WITH pool, dense_max, dense_min, lexical_max,
+     CASE WHEN lexical_hits < $candidates THEN 0.0 ELSE lexical_min END AS lexical_min
 UNWIND pool AS candidate
 WITH candidate.doc AS doc, candidate.scoped AS scoped,
      coalesce(candidate.dense, vector.similarity.cosine(candidate.doc.embedding, $embedding)) AS dense,
