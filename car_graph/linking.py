@@ -17,10 +17,11 @@ Kinds of keys, and how each is linked:
   also start with the prefix.
 * **Names** (scope keys people type: packages, drugs, cases, employees): every significant word
   of the name must be in the question. A word of 4+ letters may be off by one edit when the
-  question's word is not itself a common word and the correction is unambiguous: every candidate
-  name it completes reads it as the same word ("Kell" is one edit from "kwell" and "cell", but
-  only Kwell is a name it completes); words of multi-word names from 5 letters, where
-  the other words vouch. Short names (at most ``short_name_length`` characters: tickers "GS",
+  question's word is not itself a common word. A correction every candidate name it completes
+  reads the same way links at full weight ("Kell" is one edit from "kwell" and "cell", but only
+  Kwell is a name it completes); one with two or three readings ("Tovan": Povan or Trovan) links
+  each reading at a share of the weight, so the rest of the question decides; more link none.
+  Words of multi-word names may be off by one from 5 letters, where the other words vouch. Short names (at most ``short_name_length`` characters: tickers "GS",
   "C") link only as exact, case-preserving tokens.
 """
 

@@ -208,3 +208,63 @@ def test_a_misspelt_brand_from_a_name_attribute_links_its_approval_and_reaches_t
         report = fresh.retrieve_report("Is Nizaoral still available?", k=2)
         assert "brand:nizoral" in report.question_entities
         assert report.results[0].doc_id == "W-1" and report.results[0].chain[0].from_id == "A-1"
+
+
+def test_a_typo_with_two_readings_links_both_and_the_question_decides(db, embedder, tmp_path: Path) -> None:
+    # "Tovan" is one edit from the brand Povan (a letter replaced) and from Trovan (one deleted):
+    # neither reading is certain, so both link at half weight and both frontiers come back --
+    # Povan's approval, still in force, and the withdrawal that voids Trovan's.
+    rules_file = tmp_path / "catalog.yaml"
+    rules_file.write_text(
+        "domain: catalog\n"
+        "names: [molecule, brand]\n"
+        "name_attributes: {sold_as: brand}\n"
+        "rules:\n"
+        "  - {name: withdrawal_voids_approval, newer_kind: withdrawal, older_kind: approval,"
+        " scope: molecule, order: later}\n",
+        encoding="utf-8",
+    )
+    domain, rules = load_domain_file(rules_file)
+
+    def approval(doc_id: str, brand: str, molecule: str, year: int) -> dict:
+        return {"id": doc_id, "kind": "approval", "domain": "catalog", "published": f"{year}-01-01",
+                "text": f"{brand} ({molecule}) was approved in {year} as a new molecular entity.",
+                "scope": {"molecule": molecule}, "attributes": {"sold_as": brand}}
+
+    docs = records(
+        approval("A-POVAN", "Povan", "pyrvinium pamoate", 1959),
+        approval("A-TROVAN", "Trovan", "alatrofloxacin mesylate", 1997),
+        approval("A-TOLANATE", "Tolanate", "inositol hexanitrate", 1951),
+        approval("A-TOVIAZ", "Toviaz", "fesoterodine fumarate", 2008),
+        approval("A-LAMISIL", "Lamisil", "terbinafine", 1996),
+        {"id": "W-TROVAN", "kind": "withdrawal", "domain": "catalog", "published": "2001-06-01",
+         "text": "All drug products containing alatrofloxacin mesylate were withdrawn from the US market.",
+         "scope": {"molecule": "alatrofloxacin mesylate"}},
+    )
+    with CarClient(db, embedder=embedder, extractor=EntityExtractor(use_statistical=False)) as car:
+        car.ingest(docs, rules, domain=domain)
+        report = car.retrieve_report("Can I still buy Tovan in the US?", k=3)
+    assert {"brand:povan", "brand:trovan"} <= set(report.question_entities)
+    top = [r.doc_id for r in report.results]
+    assert "W-TROVAN" in top and "A-POVAN" in top
+    withdrawal = next(r for r in report.results if r.doc_id == "W-TROVAN")
+    assert withdrawal.chain[0].from_id == "A-TROVAN"
+
+
+def test_every_fulltext_hit_adds_lexical_score_when_the_index_runs_out_of_hits(car: CarClient) -> None:
+    # Three documents hold the rare word, fewer than the candidates taken per source: every other
+    # document scores 0 lexically, so even the weakest of the three must gain from the match
+    # (min-max over the hits alone would rank the last hit as no match at all).
+    car.ingest(records(*CORPUS,
+        advisory("ADV-6", "CVE-2024-33333", "zorblat", "Zorblat zorblat zorblat parser overflow in zorblat."),
+        advisory("ADV-7", "CVE-2024-44444", "zorblat", "The zorblat parser mishandles long headers."),
+        advisory("ADV-8", "CVE-2024-55555", "qux", "A plugin for zorblat leaks memory on reload."),
+    ), rules=[])
+    retriever = car.retriever
+    params = retriever._common("zorblat", 5, None, None) | {"entities": []}
+    with_words = retriever._anchor_parameters(params)
+    fused = {r["doc_id"]: r["score"] for r in car.store.read("anchors", **with_words)}
+    dense_only = {r["doc_id"]: r["score"] for r in car.store.read("anchors", **with_words | {"fulltext": ""})}
+    lexical = {doc: fused[doc] - dense_only[doc] for doc in fused}
+    assert {doc for doc, gain in lexical.items() if gain > 1e-9} == {"ADV-6", "ADV-7", "ADV-8"}
+    assert max(lexical.values()) == pytest.approx(1.0)
