@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import neo4j
 import pytest
+from ci_policy import unavailable
 
 from car_graph import schema
 from car_graph.connection import new_driver, wipe_database
@@ -44,13 +45,6 @@ class Neo4jTarget:
     source: str  # "env", "docker" or "local"
     database: str
     server: LocalNeo4j | None = None
-
-
-def unavailable(reason: str) -> None:
-    """Fail in CI, skip elsewhere: integration tests must not silently vanish from CI."""
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(f"{reason} (CI=true, so this is a failure, not a skip)", pytrace=False)
-    pytest.skip(reason)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from ci_policy import unavailable
 
 from car_graph import browser, schema
 from car_graph.client import CarClient
@@ -35,13 +36,6 @@ CHAIN = {  # doc id -> (title, status)
     "scotus:469-us-528": ("Garcia v. San Antonio Metropolitan Transit Authority", "active"),
 }
 TIMEOUT = 60
-
-
-def unavailable(reason: str) -> None:
-    """Fail in CI (the browser test must not silently vanish there), skip elsewhere."""
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(f"{reason} (CI=true, so this is a failure, not a skip)", pytrace=False)
-    pytest.skip(reason)
 
 
 def _first(paths: tuple[str, ...]) -> str | None:
