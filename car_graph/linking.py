@@ -11,9 +11,10 @@ Kinds of keys, and how each is linked:
 * **Partial identifiers**: a distinctive run of at least ``min_partial_digits`` digits (not a
   year, not part of an identifier or version the question spells out), bare or in any phrasing,
   links the identifiers of partial-capable types whose key ends with it -- only when at most
-  ``max_partial_matches`` do, in the corpus or else among the documents of the names the
-  question also gives ("django ... 2718"). They are linked with equal weight, so the rest of the question (the
-  fused semantic and lexical score) decides between them. "PREFIX-...DIGITS" narrows to keys that
+  ``max_partial_matches`` do: among the documents of the names the question also gives
+  ("django ... 2718"), or, when they hold none or no name is given, in the whole corpus. They
+  are linked with equal weight, so the rest of the question (the fused semantic and lexical
+  score) decides between them. "PREFIX-...DIGITS" narrows to keys that
   also start with the prefix.
 * **Names** (scope keys people type: packages, drugs, cases, employees): every significant word
   of the name must be in the question. A word of 4+ letters may be off by one edit when the
@@ -201,9 +202,9 @@ def short_name_tokens(question: str, stop_words: frozenset[str], settings: Linki
     """Tokens of at most ``short_name_length`` characters that may be a short name as written.
 
     Lowercase tokens count unless they are stop words or common words ("six", "the"). Tokens with
-    a capital ("GS", "C", "MS") count unless they are a stop word used as a word: opening a
-    sentence ("A blackout ...", "IT teams ..."), capitalised but not all caps ("It"), or the
-    article/pronoun "A"/"I" followed by a lowercase word ("a company", "I think").
+    a capital ("GS", "C", "MS", "Go") count unless they are a stop word used as a word: opening a
+    sentence ("A blackout ...", "IT teams ..."), or the article/pronoun "A"/"I" followed by a
+    lowercase word ("a company", "I think"). They link only to an entity spelled exactly so.
     """
     out = []
     for m in _SHORT_TOKEN.finditer(question):
@@ -218,8 +219,10 @@ def short_name_tokens(question: str, stop_words: frozenset[str], settings: Linki
             if lowered in stop_words or is_common_word(lowered, 4.0):
                 continue
         elif lowered in stop_words:
+            # mid-sentence, a capital marks a name ("Is Go still affected?"); opening a sentence
+            # it marks nothing, and "A"/"I" before a lowercase word are the article and pronoun
             used_as_word = token in ("A", "I") and re.match(r"\s+[a-z]", question[m.end():])
-            if opens_sentence or not token.isupper() or used_as_word:
+            if opens_sentence or used_as_word:
                 continue
         out.append(token)
     return list(dict.fromkeys(out))
@@ -267,8 +270,8 @@ class EntityLinker:
         asked = words(question)
         self._link_names(question, asked, stop, add)
 
-        # 3. partial identifiers: digit tails that point at few identifiers -- in the whole
-        # corpus, or else among the documents of the names the question also gives
+        # 3. partial identifiers: digit tails that point at few identifiers -- among the
+        # documents of the names the question also gives, or else in the whole corpus
         partial_types = sorted(self.registry.partial_types)
         if partial_types:
             named = [{"type": e.type, "key": e.key} for e in linked.values()
@@ -285,11 +288,15 @@ class EntityLinker:
         self, digits: str, prefix: str, types: list[str], named: list[dict[str, str]], add: Any
     ) -> None:
         limit = self.settings.max_partial_matches
-        rows = self.store.read("match_key_suffix", suffix=digits, prefix=prefix, types=types,
-                               limit=limit + 1)
-        if len(rows) > limit and named and not prefix:
+        rows = []
+        if named and not prefix:
+            # "Is Go still affected by 5042?": Go's identifiers ending in 5042 first; the whole
+            # corpus only when Go has none (the name may be a misnomer, the digits are not)
             rows = self.store.read("match_key_suffix_in_scope", suffix=digits, types=types,
                                    scopes=named, limit=limit + 1)
+        if not rows:
+            rows = self.store.read("match_key_suffix", suffix=digits, prefix=prefix, types=types,
+                                   limit=limit + 1)
         if 0 < len(rows) <= limit:
             for row in rows:
                 add(LinkedEntity(row["type"], row["key"], self.settings.identifier_weight, "partial"))
@@ -334,8 +341,13 @@ class EntityLinker:
                 add(LinkedEntity(row["type"], row["key"], settings.name_weight / n, "typo_reading"))
         shorts = short_name_tokens(question, stop, settings)
         if shorts:
-            for row in self.store.read("match_entity_names", names=shorts):
-                if row["name"] in shorts and row["type"] not in identifier_types:
+            # As written, or lower-cased when the corpus spells the name in small letters only
+            # ("Go" finds "go"); a lowercase "c" never finds "C".
+            lowered = {t.lower() for t in shorts}
+            for row in self.store.read("match_entity_names", names=sorted({*shorts, *lowered})):
+                name = row["name"]
+                as_written = name in shorts or (name.islower() and name in lowered)
+                if as_written and row["type"] not in identifier_types:
                     add(LinkedEntity(row["type"], row["key"], settings.name_weight, "short_name"))
 
 

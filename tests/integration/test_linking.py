@@ -81,6 +81,22 @@ def test_partial_identifier_matching_too_many_links_none_unless_a_name_narrows_i
     assert {e for e in linked if e.startswith("cve:")} == {"cve:cve-2022-20001"}
 
 
+def test_a_named_product_decides_which_identifier_its_digits_end(car: CarClient) -> None:
+    # Two other products hold identifiers whose whole last group is 5042; Go's own advisory is
+    # CVE-2023-45042. Asked about Go, the digits name Go's identifier, not the closer-looking ones.
+    car.ingest(records(
+        advisory("G-1", "CVE-2023-45042", "go", "Crafted archives exhaust memory in the zip reader."),
+        advisory("O-1", "CVE-2024-5042", "lodash", "Prototype pollution through zipObjectDeep."),
+        advisory("O-2", "CVE-2021-5042", "vite", "Path traversal in the dev server."),
+    ), rules=[])
+    linked = entities(car, "Is Go still affected by 5042?")
+    assert "product:go" in linked  # a capitalised short name, stored in lower case
+    assert {e for e in linked if e.startswith("cve:")} == {"cve:cve-2023-45042"}
+    # without a name, the digits alone keep preferring whole-group matches
+    assert {e for e in entities(car, "Which advisory ends in 5042?") if e.startswith("cve:")} == {
+        "cve:cve-2024-5042", "cve:cve-2021-5042"}
+
+
 def test_one_character_typo_in_a_five_letter_name_links_it(security_graph: CarClient) -> None:
     assert "product:axios" in entities(security_graph, "Is axois still vulnerable to SSRF?")
 

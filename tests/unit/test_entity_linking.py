@@ -16,7 +16,7 @@ from car_graph.linking import (
     words,
 )
 
-STOP = frozenset({"the", "is", "in", "of", "on", "still", "a", "it", "i", "by", "for", "to", "can"})
+STOP = frozenset({"the", "is", "in", "of", "on", "still", "a", "it", "i", "by", "for", "to", "can", "go", "and"})
 SETTINGS = LinkingSettings()
 
 
@@ -103,6 +103,10 @@ def test_coverings_report_the_corrections_they_used() -> None:
         ("She was cleared to buy 100 shares of K. Does that still stand?", ["K"]),  # full stop
         ("Is BA. still open?", ["BA"]),
         ("Is BRK.B open?", []),  # longer than three characters: not a short name
+        ("Is Go still affected by 62718?", ["Go"]),  # a capitalised stop word mid-sentence
+        ("Which Go release fixes the ID ending in 6221?", ["Go", "ID"]),
+        ("Go and check whether GS is open", ["GS"]),  # opening the sentence: a word
+        ("Is it still open?", []),
     ],
 )
 def test_short_names_are_exact_case_preserving_tokens(question: str, expected: list[str]) -> None:
