@@ -47,7 +47,7 @@ import re
 import sys
 import zipfile
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
@@ -573,6 +573,7 @@ def rule_precision_recall(
     links: Iterable[SourceLink],
     documents: Iterable[str] | None = None,
     rules: Sequence[str] = (),
+    kind_of: Callable[[str], str] | None = None,
 ) -> list[RulePrecisionRecall]:
     """Per rule (and for all rules together, ``"all rules"``): precision and recall of its edges
     against the source links.
@@ -582,11 +583,13 @@ def rule_precision_recall(
     withdrawal rules are not charged with missing recalls, but each withdrawal rule is with the
     links only its sibling rules make); "all rules" is over every link, from the union.
     ``documents`` limits links to those between these ids (a benchmark corpus); ``rules`` lists
-    rule names to report even when they made no edge. Explicit ``supersedes`` edges (rule
+    rule names to report even when they made no edge; ``kind_of`` maps a document id to its kind
+    (default: the real adapters' id prefixes). Explicit ``supersedes`` edges (rule
     ``explicit``: the law adapter writes the CONAN rows as such) get their own row and are not
     part of "all rules"; a rule edge counts once per pair even when it matched several keys.
     """
     rule_edges = list(rule_edges)
+    kind = kind_of or _kind
     wanted = set(documents) if documents is not None else None
     link_map: dict[tuple[str, str], list[SourceLink]] = defaultdict(list)
     for x in links:
@@ -617,8 +620,8 @@ def rule_precision_recall(
     all_edges: dict[tuple[str, str], bool] = {}
     for name in sorted(by_rule):
         edges = by_rule[name]
-        kinds = {(_kind(n), _kind(o)) for n, o in edges} or _rule_kinds(domain, name)
-        relevant = {p for p in link_map if (_kind(p[0]), _kind(p[1])) in kinds}
+        kinds = {(kind(n), kind(o)) for n, o in edges} or _rule_kinds(domain, name)
+        relevant = {p for p in link_map if (kind(p[0]), kind(p[1])) in kinds}
         out.append(measure(name, edges, relevant))
         if name == EXPLICIT:
             continue

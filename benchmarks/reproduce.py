@@ -48,6 +48,7 @@ from car_graph.evaluation import (
 )
 from car_graph.benchmarks.links import (
     RulePrecisionRecall,
+    SourceLink,
     render_precision_recall,
     rule_edges_by_rule,
     rule_precision_recall,
@@ -57,7 +58,7 @@ from car_graph.metrics import Edge, SupersessionGraph, SystemScores, kappa, phi,
 
 if TYPE_CHECKING:
     from car_graph.client import CarClient
-    from car_graph.benchmarks.links import SourceLink
+    from car_graph.ingest.domains import Domain
     from car_graph.ingest.records import DocumentRecord
     from car_graph.ingest.rules import Rule
 
@@ -87,10 +88,10 @@ REPORTED_SPLIT = "test"
 SYNTHETIC = "synthetic"
 SYNTHETIC_DOCS = 2400
 SYNTHETIC_SEED = 7
-EXAMPLES_PER_CLASS = 5
 
 # Targets for car's strict TCA@k; the robustness target applies to every robustness set.
 VARIANT_DOMAINS = ("security", "drug")
+COMPLIANCE = "compliance"
 TARGETS: Mapping[str, float] = {"synthetic": 0.98, "security": 0.97, "law": 0.97, "drug": 0.90}
 ROBUSTNESS_TARGET = 0.90
 
@@ -153,8 +154,8 @@ class ErrorAnalysis:
         """Misses per class, every class listed (zeros too) in MISS_CLASSES order."""
         return {c: sum(m.cls == c for m in self.misses) for c in MISS_CLASSES}
 
-    def examples(self, cls: str, limit: int = EXAMPLES_PER_CLASS) -> list[Miss]:
-        return [m for m in self.misses if m.cls == cls][:limit]
+    def of_class(self, cls: str) -> list[Miss]:
+        return [m for m in self.misses if m.cls == cls]
 
 
 @dataclass(frozen=True)
@@ -253,7 +254,8 @@ class ReproduceReport:
 
 def cli_command(
     raw_dir: Path | None, out: Path, domains: Sequence[str], synthetic: bool,
-    n_distractors: int, k: int,
+    n_distractors: int, k: int, variant_domains: Sequence[str] = VARIANT_DOMAINS,
+    with_compliance: bool = True,
 ) -> str:
     """The ``car-graph reproduce`` invocation that reproduces a run with these arguments."""
     parts = ["car-graph", "reproduce"]
@@ -262,8 +264,12 @@ def cli_command(
     parts += ["--out", str(out)]
     if tuple(domains) != REAL_DOMAINS:
         parts += ["--domains", ",".join(domains) or "''"]
+    if tuple(variant_domains) != VARIANT_DOMAINS:
+        parts += ["--variants", ",".join(variant_domains) or "''"]
     if not synthetic:
         parts.append("--no-synthetic")
+    if not with_compliance:
+        parts.append("--no-compliance")
     if n_distractors != 2000:
         parts += ["--distractors", str(n_distractors)]
     if k != 5:
@@ -459,6 +465,8 @@ def render_markdown(report: ReproduceReport) -> str:
         f"car-graph synthetic BENCH/synthetic --docs {SYNTHETIC_DOCS} --seed {SYNTHETIC_SEED}",
         f"python -m car_graph.benchmarks.questions BENCH --domain all --raw RAW "
         f"--distractors {report.n_distractors} --seed {report.seed}",
+        "python -m car_graph.benchmarks.variants BENCH/variants --raw RAW",
+        "python -m car_graph.benchmarks.compliance BENCH/compliance",
         "```",
         "",
         "## Machine",
@@ -488,6 +496,15 @@ def render_markdown(report: ReproduceReport) -> str:
         "is scored against that relation rather than the edges the rules built, so a wrong or "
         "missing rule edge lowers car's score. How far the rules agree with the links is in "
         "the section on rule precision and recall.",
+        "",
+        "The outside-style exports hand the same corpora to car-graph as a user's pipeline "
+        "would (generic JSONL, identifiers only in `attributes`, explicit edges, no rules); "
+        "their robustness rows are the failure-class sets of benchmarks/variants.py. The "
+        "compliance benchmark is a domain no built-in pipeline covers (employee-trading events "
+        "scoped to employee + ticker), written as generic JSONL plus a rules file only; it runs "
+        "once with explicit `supersedes` and once with the edges derived from "
+        "benchmarks/rules/compliance.yaml, and both are scored on the edges its generator "
+        "intended. All of them report the test split, as the real domains do.",
         "",
         f"## Summary: strict TCA@{k} [95% CI]",
         "",
@@ -528,7 +545,7 @@ def render_markdown(report: ReproduceReport) -> str:
         for title, result in (("queries", b.main), ("robustness queries", b.robustness)):
             if result is None or not result.n:
                 continue
-            split = f" ({REPORTED_SPLIT} split)" if b.name in REAL_DOMAINS else ""
+            split = f" ({REPORTED_SPLIT} split)" if b.name != SYNTHETIC else ""
             out += [f"{result.n} {title}{split}, k = {k}:", ""]
             out += _table(
                 ["system", f"TCA@{k}", "95% CI", f"gold@{k}", "anchor recall", "MRR", "p50 ms"],
@@ -545,8 +562,12 @@ def render_markdown(report: ReproduceReport) -> str:
     robust = [b for b in report.benchmarks if b.robustness is not None and b.robustness.n]
     out += ["## Robustness", ""]
     if robust:
-        out += [f"Strict TCA@{k} on perturbed copies of the questions (same gold): one-character "
-                "typos in the named entity, and partial CVE identifiers (security).", ""]
+        out += [f"Strict TCA@{k} on harder questions about the same anchors. Real domains: "
+                "perturbed copies of their questions (same gold): one-character typos in the "
+                "named entity, and partial CVE identifiers (security). Outside-style exports: "
+                "the failure-class sets (structured identifiers, typos, bare partial "
+                "identifiers, short names, masked names). Compliance: the questions whose "
+                "ticker has 1-3 letters.", ""]
         rows = []
         for b in robust:
             assert b.robustness is not None
@@ -585,7 +606,9 @@ def render_markdown(report: ReproduceReport) -> str:
             "of the links of its document kinds that it alone produces; `all rules` is the union "
             "against every link; `explicit` rows are the adapters' explicit edges (law's CONAN "
             "rows), not rules. Full-domain numbers: `python -m car_graph.benchmarks.links "
-            "--raw RAW`.",
+            "--raw RAW`. The compliance rules file is measured against the edges its generator "
+            "intended (sources `intended_<relation>`), on the run whose records carry no "
+            "`supersedes`.",
             "",
         ]
         out += render_precision_recall(measured)
@@ -615,7 +638,7 @@ def render_markdown(report: ReproduceReport) -> str:
                           ([c, str(n)] for c, n in errors.counts().items() if n))
             out.append("")
             for cls in MISS_CLASSES:
-                for ex in errors.examples(cls):
+                for ex in errors.of_class(cls):
                     out.append(f"* {cls} — `{ex.query_id}` \"{_escape(ex.question)}\": "
                                f"{_escape(ex.detail)}")
             out.append("")
@@ -669,6 +692,8 @@ class _Benchmark:
     # the links the rules are measured against; None: score with the graph's own edges
     gold_edges: list[Edge] | None = None
     links: tuple[SourceLink, ...] = ()
+    domain: Domain | None = None  # a user domain declared in YAML (its rules file)
+    graph_domain: str | None = None  # the documents' domain, when it is not the benchmark's name
 
 
 def _eval_queries(rows: Sequence[Mapping[str, Any]], source: str) -> list[EvalQuery]:
@@ -697,6 +722,30 @@ def _domain_benchmark(domain: str, raw_dir: Path, n_distractors: int, seed: int)
     return _Benchmark(domain, bench.documents, _eval_queries(queries, domain),
                       _eval_queries(robustness, f"{domain} robustness"), variants, None,
                       gold_edges(links, bench.documents), tuple(links))
+
+
+def _compliance_benchmark(from_rules: bool) -> _Benchmark:
+    """The bring-your-own-domain benchmark (benchmarks/compliance.py): generic JSONL, scope =
+    employee + ticker. With ``from_rules`` the records carry no ``supersedes`` and the edges come
+    from benchmarks/rules/compliance.yaml alone; either way it is scored on the generator's
+    intended edges, and the rules are measured against them. TEST split; the questions whose
+    ticker has 1-3 letters are also reported on their own."""
+    from car_graph.benchmarks import compliance
+    from car_graph.ingest.domains import load_domain_file
+
+    bench = compliance.generate()
+    rows = [q for q in bench.queries if q["split"] == REPORTED_SPLIT]
+    short = [q for q in rows if q["ticker_letters"] <= 3]
+    domain, rules = load_domain_file(compliance.RULES_PATH) if from_rules else (None, [])
+    documents = bench.without_references() if from_rules else bench.documents
+    gold = [Edge(e.newer, e.older, e.effective) for e in bench.intended]
+    links = tuple(SourceLink(e.newer, e.older, f"intended_{e.relation}", e.evidence,
+                             effective=e.effective) for e in bench.intended)
+    name = f"{COMPLIANCE} ({'rules file' if from_rules else 'explicit edges'})"
+    return _Benchmark(name, documents, _eval_queries(rows, name),
+                      _eval_queries(short, f"{name} short tickers"),
+                      {q["id"]: "ticker of 1-3 letters" for q in short}, rules, gold,
+                      links if from_rules else (), domain, compliance.DOMAIN)
 
 
 def _variants_benchmark(domain: str, raw_dir: Path, n_distractors: int, seed: int) -> _Benchmark:
@@ -740,7 +789,7 @@ def _run_benchmark(
     progress: bool,
 ) -> BenchmarkResult:
     reset()
-    summary = client.ingest(bench.documents, bench.rules, progress=progress)
+    summary = client.ingest(bench.documents, bench.rules, progress=progress, domain=bench.domain)
     started = time.perf_counter()
     retriever = client.retriever
     # real domains are scored on the sources' links, never on the edges the rules built
@@ -754,14 +803,16 @@ def _run_benchmark(
         robust = _run_set(client, bench.robustness, graph, k=k, k_max=k_max, n_fused=n_fused,
                           variants=bench.variants, progress=progress)
     rules_vs_links: tuple[RulePrecisionRecall, ...] = ()
-    if bench.gold_edges is not None:
+    if bench.gold_edges is not None and (bench.links or bench.rules is None):
         # after the runs: each rule's own edges, read off the graph
         from car_graph.ingest.rules import bundled_rules
 
         rules = bench.rules if bench.rules is not None else list(bundled_rules(bench.name))
+        graph_domain = bench.graph_domain or bench.name
+        kinds = {d.id: d.kind for d in bench.documents}
         rules_vs_links = tuple(rule_precision_recall(
-            bench.name, rule_edges_by_rule(client.store, rules, bench.name), bench.links,
-            {d.id for d in bench.documents}, [r.name for r in rules]))
+            graph_domain, rule_edges_by_rule(client.store, rules, graph_domain), bench.links,
+            kinds, [r.name for r in rules], kind_of=kinds.get if bench.graph_domain else None))
     return BenchmarkResult(
         name=bench.name,
         documents=summary.documents,
@@ -808,6 +859,7 @@ def reproduce(
     domains: Sequence[str] = REAL_DOMAINS,
     variant_domains: Sequence[str] = VARIANT_DOMAINS,
     synthetic: bool = True,
+    with_compliance: bool = True,
     k: int = 5,
     k_max: int = 20,
     n_distractors: int = 2000,
@@ -844,6 +896,9 @@ def reproduce(
         assert raw_dir is not None
         builders.append((f"{domain} variants",
                          partial(_variants_benchmark, domain, raw_dir, n_distractors, seed)))
+    if with_compliance:
+        builders.append((f"{COMPLIANCE} explicit", partial(_compliance_benchmark, False)))
+        builders.append((f"{COMPLIANCE} rules", partial(_compliance_benchmark, True)))
     results: list[BenchmarkResult] = []
     for name, build in builders:
         say(f"[{name}] building the benchmark")
@@ -856,7 +911,8 @@ def reproduce(
 
     plot = plot_curves(results, out.parent / "tca_at_k.png", k)
     report = ReproduceReport(
-        command=cli_command(raw_dir, out, domains, synthetic, n_distractors, k)
+        command=cli_command(raw_dir, out, domains, synthetic, n_distractors, k, variant_domains,
+                            with_compliance)
         + (f"   # from Python: seed={seed}, k_max={k_max}" if (seed, k_max) != (13, 20) else ""),
         machine=machine_info(client),
         date=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),

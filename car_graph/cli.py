@@ -701,14 +701,17 @@ def synthetic_benchmark(out_dir: Path, docs: int, seed: int) -> None:
               help="Real domains whose failure-class sets (outside-style export) run too ('' for none).")
 @click.option("--synthetic/--no-synthetic", default=True, show_default=True,
               help="Also run the synthetic benchmark (2,400 documents, seed 7).")
+@click.option("--compliance/--no-compliance", default=True, show_default=True,
+              help="Also run the bring-your-own-domain compliance benchmark (12,250 documents, "
+                   "generic JSONL), with explicit edges and with its rules file.")
 @click.option("--distractors", type=click.IntRange(0, 1_000_000), default=2000, show_default=True,
               help="Distractor documents per real domain.")
 @click.option("-k", type=click.IntRange(1, 20), default=5, show_default=True)
 @progress_option
 @pass_state
 def reproduce_benchmarks(state: CliState, raw_dir: Path | None, out: Path, domains: str,
-                         variant_domains: str, synthetic: bool, distractors: int, k: int,
-                         progress: bool | None) -> None:
+                         variant_domains: str, synthetic: bool, compliance: bool, distractors: int,
+                         k: int, progress: bool | None) -> None:
     """Wipe the local database, then ingest and score every benchmark in turn; write OUT.
 
     Destructive, so loopback servers only.
@@ -733,6 +736,7 @@ def reproduce_benchmarks(state: CliState, raw_dir: Path | None, out: Path, domai
 
         report = reproduce(car, reset_database, raw_dir, out, domains=names,
                            variant_domains=variant_names, synthetic=synthetic,
+                           with_compliance=compliance,
                            n_distractors=distractors, k=k, progress=_show_progress(progress))
     click.echo(f"{report.out}: {len(report.benchmarks)} benchmarks in {report.seconds / 60:.1f} min")
     if report.plot:

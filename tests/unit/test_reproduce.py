@@ -208,6 +208,9 @@ def test_cli_command_spells_out_only_non_defaults() -> None:
         "car-graph reproduce --raw raw --out o.md --domains law --no-synthetic "
         "--distractors 50 -k 3"
     )
+    assert cli_command(Path("raw"), Path("o.md"), ("law",), True, 2000, 5, ("drug",), False) == (
+        "car-graph reproduce --raw raw --out o.md --domains law --variants drug --no-compliance"
+    )
 
 
 def test_cli_refuses_a_remote_server_before_connecting(tmp_path: Path) -> None:
