@@ -724,7 +724,7 @@ def _domain_benchmark(domain: str, raw_dir: Path, n_distractors: int, seed: int)
                       gold_edges(links, bench.documents), tuple(links))
 
 
-def _compliance_benchmark(from_rules: bool) -> _Benchmark:
+def _compliance_benchmark(from_rules: bool, examples: int = 1000) -> _Benchmark:
     """The bring-your-own-domain benchmark (benchmarks/compliance.py): generic JSONL, scope =
     employee + ticker. With ``from_rules`` the records carry no ``supersedes`` and the edges come
     from benchmarks/rules/compliance.yaml alone; either way it is scored on the generator's
@@ -733,7 +733,7 @@ def _compliance_benchmark(from_rules: bool) -> _Benchmark:
     from car_graph.benchmarks import compliance
     from car_graph.ingest.domains import load_domain_file
 
-    bench = compliance.generate()
+    bench = compliance.generate(examples)
     rows = [q for q in bench.queries if q["split"] == REPORTED_SPLIT]
     short = [q for q in rows if q["ticker_letters"] <= 3]
     domain, rules = load_domain_file(compliance.RULES_PATH) if from_rules else (None, [])
@@ -860,6 +860,7 @@ def reproduce(
     variant_domains: Sequence[str] = VARIANT_DOMAINS,
     synthetic: bool = True,
     with_compliance: bool = True,
+    compliance_examples: int = 1000,
     k: int = 5,
     k_max: int = 20,
     n_distractors: int = 2000,
@@ -897,8 +898,10 @@ def reproduce(
         builders.append((f"{domain} variants",
                          partial(_variants_benchmark, domain, raw_dir, n_distractors, seed)))
     if with_compliance:
-        builders.append((f"{COMPLIANCE} explicit", partial(_compliance_benchmark, False)))
-        builders.append((f"{COMPLIANCE} rules", partial(_compliance_benchmark, True)))
+        builders.append((f"{COMPLIANCE} explicit",
+                         partial(_compliance_benchmark, False, compliance_examples)))
+        builders.append((f"{COMPLIANCE} rules",
+                         partial(_compliance_benchmark, True, compliance_examples)))
     results: list[BenchmarkResult] = []
     for name, build in builders:
         say(f"[{name}] building the benchmark")
@@ -913,7 +916,8 @@ def reproduce(
     report = ReproduceReport(
         command=cli_command(raw_dir, out, domains, synthetic, n_distractors, k, variant_domains,
                             with_compliance)
-        + (f"   # from Python: seed={seed}, k_max={k_max}" if (seed, k_max) != (13, 20) else ""),
+        + (f"   # from Python: seed={seed}, k_max={k_max}, compliance_examples={compliance_examples}"
+           if (seed, k_max, compliance_examples) != (13, 20, 1000) else ""),
         machine=machine_info(client),
         date=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         k=k,
