@@ -51,6 +51,22 @@ def entities(car: CarClient, question: str) -> set[str]:
     return set(car.retrieve_report(question, k=3).question_entities)
 
 
+def catalog_domain(tmp_path: Path):
+    """A user domain from YAML alone: molecules are scope, a brand in ``sold_as`` names the
+    document, a withdrawal voids the earlier approval of its molecule."""
+    rules_file = tmp_path / "catalog.yaml"
+    rules_file.write_text(
+        "domain: catalog\n"
+        "names: [molecule, brand]\n"
+        "name_attributes: {sold_as: brand}\n"
+        "rules:\n"
+        "  - {name: withdrawal_voids_approval, newer_kind: withdrawal, older_kind: approval,"
+        " scope: molecule, order: later}\n",
+        encoding="utf-8",
+    )
+    return load_domain_file(rules_file)
+
+
 def test_identifier_kept_only_in_attributes_finds_its_document(security_graph: CarClient) -> None:
     report = security_graph.retrieve_report("Is axios still affected by CVE-2025-62718?", k=3)
     assert "cve:cve-2025-62718" in report.question_entities
@@ -192,17 +208,7 @@ def test_a_misspelt_brand_from_a_name_attribute_links_its_approval_and_reaches_t
     # The brand is no scope entity (the withdrawal names only the molecule) and the English
     # analyzer stems "Nizoral" in the text out of reach of a fuzzy word match: only the declared
     # name attribute makes "Nizaoral" (one transposed letter) find the approval.
-    rules_file = tmp_path / "catalog.yaml"
-    rules_file.write_text(
-        "domain: catalog\n"
-        "names: [molecule, brand]\n"
-        "name_attributes: {sold_as: brand}\n"
-        "rules:\n"
-        "  - {name: withdrawal_voids_approval, newer_kind: withdrawal, older_kind: approval,"
-        " scope: molecule, order: later}\n",
-        encoding="utf-8",
-    )
-    domain, rules = load_domain_file(rules_file)
+    domain, rules = catalog_domain(tmp_path)
     before = replace(domain, name_attributes={})
     docs = records(
         {"id": "A-1", "kind": "approval", "domain": "catalog", "published": "1981-06-01",
@@ -230,17 +236,7 @@ def test_a_typo_with_two_readings_links_both_and_the_question_decides(db, embedd
     # "Tovan" is one edit from the brand Povan (a letter replaced) and from Trovan (one deleted):
     # neither reading is certain, so both link at half weight and both frontiers come back --
     # Povan's approval, still in force, and the withdrawal that voids Trovan's.
-    rules_file = tmp_path / "catalog.yaml"
-    rules_file.write_text(
-        "domain: catalog\n"
-        "names: [molecule, brand]\n"
-        "name_attributes: {sold_as: brand}\n"
-        "rules:\n"
-        "  - {name: withdrawal_voids_approval, newer_kind: withdrawal, older_kind: approval,"
-        " scope: molecule, order: later}\n",
-        encoding="utf-8",
-    )
-    domain, rules = load_domain_file(rules_file)
+    domain, rules = catalog_domain(tmp_path)
 
     def approval(doc_id: str, brand: str, molecule: str, year: int) -> dict:
         return {"id": doc_id, "kind": "approval", "domain": "catalog", "published": f"{year}-01-01",
