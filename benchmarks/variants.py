@@ -295,15 +295,11 @@ def _same_case(template: str, c: str) -> str:
     return c.upper() if template.isupper() else c
 
 
-def make_typo(word: str, op: str, rng: random.Random, forbidden: Iterable[str] = ()) -> str | None:
-    """One natural typo of ``word`` at any position: swap two adjacent different characters,
-    delete one, replace a letter by a keyboard neighbour, or insert a neighbour of (or a
-    double of) the letter before. None when every try spells ``word`` or a ``forbidden`` name
-    (compared case-insensitively)."""
-    taken = {f.lower() for f in forbidden} | {word.lower()}
+def _typo_spots(word: str, op: str) -> list[tuple[Any, ...]]:
+    """Where ``op`` can change ``word``: (position,) or (position, letter), sorted."""
     n = len(word)
     if op == "swap":
-        spots = [(i,) for i in range(n - 1) if word[i].lower() != word[i + 1].lower()]
+        spots: list[tuple[Any, ...]] = [(i,) for i in range(n - 1) if word[i].lower() != word[i + 1].lower()]
     elif op == "delete":
         spots = [(i,) for i in range(n)] if n > 1 else []
     elif op == "replace":
@@ -315,20 +311,45 @@ def make_typo(word: str, op: str, rng: random.Random, forbidden: Iterable[str] =
     else:
         raise ValueError(f"unknown typo operation {op!r}; expected one of {TYPO_OPS}")
     spots.sort()
+    return spots
+
+
+def _typo_at(word: str, op: str, spot: tuple[Any, ...]) -> str:
+    i = spot[0]
+    if op == "swap":
+        return word[:i] + word[i + 1] + word[i] + word[i + 2:]
+    if op == "delete":
+        return word[:i] + word[i + 1:]
+    if op == "replace":
+        return word[:i] + _same_case(word[i], spot[1]) + word[i + 1:]
+    return word[:i] + _same_case(word, spot[1]) + word[i:]
+
+
+def make_typo(word: str, op: str, rng: random.Random, forbidden: Iterable[str] = ()) -> str | None:
+    """One natural typo of ``word`` at any position: swap two adjacent different characters,
+    delete one, replace a letter by a keyboard neighbour, or insert a neighbour of (or a
+    double of) the letter before. None when every try spells ``word`` or a ``forbidden`` name
+    (compared case-insensitively)."""
+    taken = {f.lower() for f in forbidden} | {word.lower()}
+    spots = _typo_spots(word, op)
     rng.shuffle(spots)
     for spot in spots:
-        i = spot[0]
-        if op == "swap":
-            new = word[:i] + word[i + 1] + word[i] + word[i + 2:]
-        elif op == "delete":
-            new = word[:i] + word[i + 1:]
-        elif op == "replace":
-            new = word[:i] + _same_case(word[i], spot[1]) + word[i + 1:]
-        else:
-            new = word[:i] + _same_case(word, spot[1]) + word[i:]
+        new = _typo_at(word, op, spot)
         if new.lower() not in taken and OSA.distance(word, new) == 1:
             return new
     return None
+
+
+def all_typos(word: str, op: str, forbidden: Iterable[str] = ()) -> list[str]:
+    """Every typo ``make_typo`` could draw for ``word`` with ``op``, each spelling once."""
+    taken = {f.lower() for f in forbidden} | {word.lower()}
+    out: dict[str, None] = {}
+    for spot in _typo_spots(word, op):
+        new = _typo_at(word, op, spot)
+        if new.lower() not in taken and new.lower() not in {o.lower() for o in out} \
+                and OSA.distance(word, new) == 1:
+            out[new] = None
+    return list(out)
 
 
 # --- question families ---------------------------------------------------------------------------
