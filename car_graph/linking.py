@@ -14,16 +14,17 @@ Kinds of keys, and how each is linked:
   ``max_partial_matches`` do: among the documents of the names the question also gives
   ("django ... 2718"), or, when they hold none or no name is given, in the whole corpus. They
   are linked with equal weight, so the rest of the question (the fused semantic and lexical
-  score) decides between them. "PREFIX-...DIGITS" narrows to keys that
-  also start with the prefix.
+  score) decides between them. "PREFIX-...DIGITS" narrows to keys that also start with the
+  prefix.
 * **Names** (scope keys people type: packages, drugs, cases, employees): every significant word
   of the name must be in the question. A word of 4+ letters may be off by one edit when the
   question's word is not itself a common word. A correction every candidate name it completes
   reads the same way links at full weight ("Kell" is one edit from "kwell" and "cell", but only
   Kwell is a name it completes); one with two or three readings ("Tovan": Povan or Trovan) links
   each reading at a share of the weight, so the rest of the question decides; more link none.
-  Words of multi-word names may be off by one from 5 letters, where the other words vouch. Short names (at most ``short_name_length`` characters: tickers "GS",
-  "C") link only as exact, case-preserving tokens.
+  Words of multi-word names may be off by one from 5 letters, where the other words vouch.
+  Short names (at most ``short_name_length`` characters: tickers "GS", "C") link only as exact,
+  case-preserving tokens.
 """
 
 from __future__ import annotations
@@ -292,11 +293,11 @@ class EntityLinker:
         if named and not prefix:
             # "Is Go still affected by 5042?": Go's identifiers ending in 5042 first; the whole
             # corpus only when Go has none (the name may be a misnomer, the digits are not)
-            rows = self.store.read("match_key_suffix_in_scope", suffix=digits, types=types,
+            rows = self.store.read("match_key_suffix", suffix=digits, prefix="", types=types,
                                    scopes=named, limit=limit + 1)
         if not rows:
             rows = self.store.read("match_key_suffix", suffix=digits, prefix=prefix, types=types,
-                                   limit=limit + 1)
+                                   scopes=[], limit=limit + 1)
         if 0 < len(rows) <= limit:
             for row in rows:
                 add(LinkedEntity(row["type"], row["key"], self.settings.identifier_weight, "partial"))
