@@ -343,13 +343,13 @@ def make_typo(word: str, op: str, rng: random.Random, forbidden: Iterable[str] =
 def all_typos(word: str, op: str, forbidden: Iterable[str] = ()) -> list[str]:
     """Every typo ``make_typo`` could draw for ``word`` with ``op``, each spelling once."""
     taken = {f.lower() for f in forbidden} | {word.lower()}
-    out: dict[str, None] = {}
+    out = []
     for spot in _typo_spots(word, op):
         new = _typo_at(word, op, spot)
-        if new.lower() not in taken and new.lower() not in {o.lower() for o in out} \
-                and OSA.distance(word, new) == 1:
-            out[new] = None
-    return list(out)
+        if new.lower() not in taken and OSA.distance(word, new) == 1:
+            taken.add(new.lower())
+            out.append(new)
+    return out
 
 
 # --- question families ---------------------------------------------------------------------------
