@@ -633,10 +633,16 @@ def rule_precision_recall(
 
 
 def _rule_kinds(domain: str, name: str) -> set[tuple[str, str]]:
-    """(newer kind, older kind) pairs of a bundled rule, for a rule that made no edge."""
+    """(newer kind, older kind) pairs of a bundled rule, for a rule that made no edge; none for a
+    domain without bundled rules (a user's rules file: its edge-less rules get no links)."""
+    from car_graph.errors import RulesError
     from car_graph.ingest.rules import bundled_rules
 
-    for rule in bundled_rules(domain):
+    try:
+        bundled = bundled_rules(domain)
+    except RulesError:
+        return set()
+    for rule in bundled:
         if rule.name == name:
             return {(n, o) for n in rule.newer_kinds for o in rule.older_kinds}
     return set()

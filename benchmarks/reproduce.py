@@ -693,7 +693,6 @@ class _Benchmark:
     gold_edges: list[Edge] | None = None
     links: tuple[SourceLink, ...] = ()
     domain: Domain | None = None  # a user domain declared in YAML (its rules file)
-    graph_domain: str | None = None  # the documents' domain, when it is not the benchmark's name
 
 
 def _eval_queries(rows: Sequence[Mapping[str, Any]], source: str) -> list[EvalQuery]:
@@ -745,7 +744,7 @@ def _compliance_benchmark(from_rules: bool, examples: int = 1000) -> _Benchmark:
     return _Benchmark(name, documents, _eval_queries(rows, name),
                       _eval_queries(short, f"{name} short tickers"),
                       {q["id"]: "ticker of 1-3 letters" for q in short}, rules, gold,
-                      links if from_rules else (), domain, compliance.DOMAIN)
+                      links if from_rules else (), domain)
 
 
 def _variants_benchmark(domain: str, raw_dir: Path, n_distractors: int, seed: int) -> _Benchmark:
@@ -803,16 +802,20 @@ def _run_benchmark(
         robust = _run_set(client, bench.robustness, graph, k=k, k_max=k_max, n_fused=n_fused,
                           variants=bench.variants, progress=progress)
     rules_vs_links: tuple[RulePrecisionRecall, ...] = ()
-    if bench.gold_edges is not None and (bench.links or bench.rules is None):
-        # after the runs: each rule's own edges, read off the graph
+    if bench.links:
+        # after the runs: each rule's own edges, read off the graph. A real domain: its bundled
+        # rules, kinds from the adapters' id prefixes; a benchmark bringing its own rules file:
+        # those rules, their domain, the records' kinds.
         from car_graph.ingest.rules import bundled_rules
 
-        rules = bench.rules if bench.rules is not None else list(bundled_rules(bench.name))
-        graph_domain = bench.graph_domain or bench.name
         kinds = {d.id: d.kind for d in bench.documents}
+        if bench.rules is None:
+            rules, domain, kind_of = list(bundled_rules(bench.name)), bench.name, None
+        else:
+            rules, domain, kind_of = bench.rules, bench.rules[0].domain, kinds.get
         rules_vs_links = tuple(rule_precision_recall(
-            graph_domain, rule_edges_by_rule(client.store, rules, graph_domain), bench.links,
-            kinds, [r.name for r in rules], kind_of=kinds.get if bench.graph_domain else None))
+            domain, rule_edges_by_rule(client.store, rules, domain), bench.links,
+            kinds, [r.name for r in rules], kind_of=kind_of))
     return BenchmarkResult(
         name=bench.name,
         documents=summary.documents,

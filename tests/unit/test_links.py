@@ -240,6 +240,19 @@ def test_a_rule_without_edges_has_no_precision_and_zero_recall() -> None:
     assert rule.recall == 0.0
 
 
+def test_a_users_rules_are_measured_with_the_records_kinds() -> None:
+    # a rules file of a domain car-graph does not bundle: kinds come from the records, and a
+    # rule that made no edge is reported (no kinds known, so no links charged to it)
+    kinds = {"B1": "blackout", "P1": "preclearance", "L1": "lift"}
+    links = [SourceLink("B1", "P1", "intended_blackout", ""), SourceLink("L1", "B1", "intended_lift", "")]
+    rows = {r.rule: r for r in rule_precision_recall(
+        "compliance", [RuleEdge("B1", "P1", "blackout_voids")], links, kinds,
+        ["blackout_voids", "lift_ends"], kind_of=kinds.get)}
+    assert (rows["blackout_voids"].relevant, rows["blackout_voids"].recall) == (1, 1.0)
+    assert rows["lift_ends"].edges == 0 and rows["lift_ends"].relevant == 0
+    assert rows["all rules"].recall == 0.5
+
+
 def test_documents_restrict_the_links_to_a_corpus() -> None:
     links = [SourceLink("django-release:1", "A1", "osv_fixed", ""),
              SourceLink("django-release:2", "A2", "osv_fixed", "")]
