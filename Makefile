@@ -4,6 +4,8 @@
 # Heavy benchmarks are separate: make reproduce (writes docs/results.md), make bench (writes
 # docs/benchmarks.md; BENCH_SCALES=10000,100000 BENCH_FLAGS=--random-vectors to change scale).
 # make reliability runs the reliability checks and writes docs/reliability.md (a few minutes).
+# The benchmarks are their own package (benchmarks/, car-graph-benchmarks); install puts both in
+# the venv. The real-corpus benchmarks read $CAR_GRAPH_CORPORA, else ../shared/data/raw.
 
 PYTHON ?= python3
 VENV   := .venv
@@ -14,10 +16,10 @@ STAMP  := $(VENV)/.installed
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml benchmarks/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev]' -e ./benchmarks
 	touch $(STAMP)
 
 neo4j: install
@@ -32,15 +34,15 @@ test: neo4j
 
 reproduce: neo4j
 	$(BIN)/car-graph neo4j start
-	$(BIN)/car-graph reproduce --raw ../shared/data/raw --out docs/results.md
+	$(BIN)/car-graph reproduce --out docs/results.md
 
 reliability: neo4j
-	$(BIN)/python -m car_graph.benchmarks.reliability --out docs/reliability.md
+	$(BIN)/python -m car_graph_benchmarks.reliability --out docs/reliability.md
 
 BENCH_SCALES ?= 10000
 BENCH_FLAGS ?=
 bench: neo4j
-	$(BIN)/python -m car_graph.benchmarks.bench --scales $(BENCH_SCALES) $(BENCH_FLAGS)
+	$(BIN)/python -m car_graph_benchmarks.bench --scales $(BENCH_SCALES) $(BENCH_FLAGS)
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info
+	rm -rf $(VENV) build dist *.egg-info benchmarks/build benchmarks/*.egg-info

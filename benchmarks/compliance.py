@@ -749,7 +749,7 @@ def write(benchmark: ComplianceBenchmark, out_dir: Path) -> dict[str, Path]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m car_graph.benchmarks.compliance",
+        prog="python -m car_graph_benchmarks.compliance",
         description="Write the employee-trading compliance benchmark (generic JSONL + rules).",
     )
     parser.add_argument("out_dir", type=Path)

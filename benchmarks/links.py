@@ -59,6 +59,8 @@ from packaging.version import InvalidVersion, Version
 from car_graph.ingest.drug import yyyymmdd
 from car_graph.metrics import Edge
 
+from car_graph_benchmarks.corpora import CorporaError, require_corpora_dir
+
 if TYPE_CHECKING:
     from car_graph.client import CarClient
     from car_graph.ingest.records import DocumentRecord
@@ -730,20 +732,27 @@ class _UnitEmbedder:
 def main(argv: Sequence[str] | None = None) -> int:
     """Ingest each domain in full into a loopback Neo4j (wiped first), measure its rules."""
     parser = argparse.ArgumentParser(
-        prog="python -m car_graph.benchmarks.links",
+        prog="python -m car_graph_benchmarks.links",
         description="Rule precision and recall against the sources' own links (wipes the DB).",
     )
-    parser.add_argument("--raw", type=Path, required=True)
+    parser.add_argument("--raw", type=Path, default=None,
+                        help="raw corpora folder (default: $CAR_GRAPH_CORPORA, else "
+                             "../shared/data/raw beside the checkout)")
     parser.add_argument("--domains", default="security,law,drug")
     parser.add_argument("--out", type=Path, default=None, help="also write the table here")
     parser.add_argument("--real-embeddings", action="store_true",
                         help="embed with the configured model (slow; rules do not use vectors)")
     args = parser.parse_args(argv)
+    try:
+        args.raw = require_corpora_dir(args.raw)
+    except CorporaError as exc:
+        parser.error(str(exc))
 
     from car_graph import connection, schema
-    from car_graph.benchmarks.questions import load_domain
     from car_graph.client import CarClient
     from car_graph.settings import Settings
+
+    from car_graph_benchmarks.questions import load_domain
 
     settings = Settings.from_env()
     target = connection.resolve_target(settings)

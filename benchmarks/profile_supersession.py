@@ -1,6 +1,6 @@
 """PROFILE the per-batch ingest statements on a graph loaded from a scale corpus.
 
-    python -m car_graph.benchmarks.profile_supersession --instance bench [--batch 256]
+    python -m car_graph_benchmarks.profile_supersession --instance bench [--batch 256]
 
 Takes one batch of release-line ids (``rel-`` prefix, a 250-version component) and one of
 advisory ids (``adv-``) from the running managed instance, and prints wall time, total dbHits and

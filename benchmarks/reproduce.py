@@ -46,15 +46,16 @@ from car_graph.evaluation import (
     parse_queries,
     supersession_graph,
 )
-from car_graph.benchmarks.links import (
+from car_graph.ingest.keys import normalize_key
+from car_graph.metrics import Edge, SupersessionGraph, SystemScores, kappa, phi, strict_tca
+
+from car_graph_benchmarks.links import (
     RulePrecisionRecall,
     SourceLink,
     render_precision_recall,
     rule_edges_by_rule,
     rule_precision_recall,
 )
-from car_graph.ingest.keys import normalize_key
-from car_graph.metrics import Edge, SupersessionGraph, SystemScores, kappa, phi, strict_tca
 
 if TYPE_CHECKING:
     from car_graph.client import CarClient
@@ -463,10 +464,10 @@ def render_markdown(report: ReproduceReport) -> str:
         "",
         "```",
         f"car-graph synthetic BENCH/synthetic --docs {SYNTHETIC_DOCS} --seed {SYNTHETIC_SEED}",
-        f"python -m car_graph.benchmarks.questions BENCH --domain all --raw RAW "
+        f"python -m car_graph_benchmarks.questions BENCH --domain all --raw RAW "
         f"--distractors {report.n_distractors} --seed {report.seed}",
-        "python -m car_graph.benchmarks.variants BENCH/variants --raw RAW",
-        "python -m car_graph.benchmarks.compliance BENCH/compliance",
+        "python -m car_graph_benchmarks.variants BENCH/variants --raw RAW",
+        "python -m car_graph_benchmarks.compliance BENCH/compliance",
         "```",
         "",
         "## Machine",
@@ -605,7 +606,7 @@ def render_markdown(report: ReproduceReport) -> str:
             "against the source links between the same documents. A rule's recall is the share "
             "of the links of its document kinds that it alone produces; `all rules` is the union "
             "against every link; `explicit` rows are the adapters' explicit edges (law's CONAN "
-            "rows), not rules. Full-domain numbers: `python -m car_graph.benchmarks.links "
+            "rows), not rules. Full-domain numbers: `python -m car_graph_benchmarks.links "
             "--raw RAW`. The compliance rules file is measured against the edges its generator "
             "intended (sources `intended_<relation>`), on the run whose records carry no "
             "`supersedes`.",
@@ -700,8 +701,9 @@ def _eval_queries(rows: Sequence[Mapping[str, Any]], source: str) -> list[EvalQu
 
 
 def _synthetic_benchmark() -> _Benchmark:
-    from car_graph.benchmarks import synthetic
     from car_graph.ingest.rules import load_rules
+
+    from car_graph_benchmarks import synthetic
 
     bench = synthetic.generate(n_docs=SYNTHETIC_DOCS, seed=SYNTHETIC_SEED)
     return _Benchmark(SYNTHETIC, bench.documents, _eval_queries(bench.queries, SYNTHETIC), [], {},
@@ -710,8 +712,8 @@ def _synthetic_benchmark() -> _Benchmark:
 
 def _domain_benchmark(domain: str, raw_dir: Path, n_distractors: int, seed: int) -> _Benchmark:
     """One real domain: its TEST split only (dev is for tuning), scored on the source links."""
-    from car_graph.benchmarks.links import gold_edges
-    from car_graph.benchmarks.questions import build_benchmark
+    from car_graph_benchmarks.links import gold_edges
+    from car_graph_benchmarks.questions import build_benchmark
 
     bench = build_benchmark(domain, raw_dir, n_distractors=n_distractors, seed=seed)
     queries = bench.split(bench.queries, REPORTED_SPLIT)
@@ -729,8 +731,9 @@ def _compliance_benchmark(from_rules: bool, examples: int = 1000) -> _Benchmark:
     from benchmarks/rules/compliance.yaml alone; either way it is scored on the generator's
     intended edges, and the rules are measured against them. TEST split; the questions whose
     ticker has 1-3 letters are also reported on their own."""
-    from car_graph.benchmarks import compliance
     from car_graph.ingest.domains import load_domain_file
+
+    from car_graph_benchmarks import compliance
 
     bench = compliance.generate(examples)
     rows = [q for q in bench.queries if q["split"] == REPORTED_SPLIT]
@@ -751,7 +754,7 @@ def _variants_benchmark(domain: str, raw_dir: Path, n_distractors: int, seed: in
     """The failure-class sets (benchmarks/variants.py) on an outside-style export of one real
     domain: identifiers only in attributes, explicit edges, no rules. TEST split only. The main
     set is the free-form paraphrases; every other set is reported as a variant."""
-    from car_graph.benchmarks.variants import build_variants
+    from car_graph_benchmarks.variants import build_variants
 
     suite = build_variants(domain, raw_dir, seed=seed, n_distractors=n_distractors)
     main = [r for r in suite.sets.get("paraphrase", []) if r["split"] == REPORTED_SPLIT]

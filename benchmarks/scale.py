@@ -20,7 +20,7 @@ Questions are drawn by reservoir sampling (memory: the question count), one per 
 and their gold is ``front(cl(chain))`` computed with :class:`car_graph.semantics.AuthorityGraph`
 over the chain's *intended* edges -- never with retrieval or car-graph's rules.
 
-    python -m car_graph.benchmarks.scale --docs 100000 --out /tmp/scale-100k
+    python -m car_graph_benchmarks.scale --docs 100000 --out /tmp/scale-100k
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Where car's query time goes, statement by statement, on the graph at NEO4J_URI.
 
-    python -m car_graph.benchmarks.statement_cost QUERIES.jsonl [...] [--repeat 3]
+    python -m car_graph_benchmarks.statement_cost QUERIES.jsonl [...] [--repeat 3]
 
 For every question (prepared once: embedding and entity linking are not timed) it times, in
 turn and interleaved so that load on the machine hits every variant alike:

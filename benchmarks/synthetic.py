@@ -1299,7 +1299,7 @@ def write(benchmark: SyntheticBenchmark, out_dir: Path) -> dict[str, Path]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m car_graph.benchmarks.synthetic OUT_DIR [N_DOCS] [SEED]``"""
+    """``python -m car_graph_benchmarks.synthetic OUT_DIR [N_DOCS] [SEED]``"""
     args = list(sys.argv[1:] if argv is None else argv)
     if not 1 <= len(args) <= 3:
         print(main.__doc__, file=sys.stderr)

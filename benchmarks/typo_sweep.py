@@ -6,12 +6,12 @@ noise. The sweep re-asks each question with every typo its split's operations ca
 name (the same ``make_typo`` operations, the same rule that a typo spelling a name of the
 corpus is discarded), in the question's own sentence, with its gold and anchors::
 
-    python -m car_graph.benchmarks.typo_sweep benchmarks/variants/drug typo --split test \\
+    python -m car_graph_benchmarks.typo_sweep benchmarks/variants/drug typo --split test \\
         --out /tmp/drug-typo-test-sweep.jsonl
     car-graph eval /tmp/drug-typo-test-sweep.jsonl -k 5
 
 The suite folder must hold ``documents.jsonl`` (regenerate it with
-``python -m car_graph.benchmarks.variants``): the corpus names are read from it.
+``python -m car_graph_benchmarks.variants``): the corpus names are read from it.
 """
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from car_graph.benchmarks.variants import all_typos
 from car_graph.linking import words
+
+from car_graph_benchmarks.variants import all_typos
 
 
 def corpus_names(documents: Iterable[Mapping[str, Any]]) -> set[str]:
@@ -67,7 +68,7 @@ def sweep(rows: Iterable[Mapping[str, Any]], operations: Sequence[str],
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m car_graph.benchmarks.typo_sweep",
+    parser = argparse.ArgumentParser(prog="python -m car_graph_benchmarks.typo_sweep",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("suite_dir", type=Path, help="one domain's folder of the variants suite")
     parser.add_argument("set", help="typo or typo_long")
@@ -78,7 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     operations = stats["sets"][args.set]["families"][args.split]
     documents_path = args.suite_dir / "documents.jsonl"
     if not documents_path.is_file():
-        parser.error(f"{documents_path} is missing: run python -m car_graph.benchmarks.variants first")
+        parser.error(f"{documents_path} is missing: run python -m car_graph_benchmarks.variants first")
     with open(documents_path, encoding="utf-8") as handle:
         forbidden = corpus_names(json.loads(line) for line in handle if line.strip())
     source = args.suite_dir / f"{args.set}.{args.split}.jsonl"

@@ -1,6 +1,6 @@
 """Why ``car`` misses a variant question: a per-query classification against the live graph.
 
-``python -m car_graph.benchmarks.variant_misses SUITE_DIR SET [SET ...] [--split dev] [-k 5]``
+``python -m car_graph_benchmarks.variant_misses SUITE_DIR SET [SET ...] [--split dev] [-k 5]``
 (NEO4J_URI / NEO4J_USER / NEO4J_PASSWORD name the server holding ``SUITE_DIR/documents.jsonl``)
 prints one JSON object: per set, the strict-TCA misses of ``car`` counted by class, and each miss
 with its question, the entities linked in the question and the anchors ``car`` used.
@@ -88,7 +88,7 @@ def analyse(car: CarClient, suite_dir: Path, sets: Sequence[str], split: str,
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m car_graph.benchmarks.variant_misses")
+    parser = argparse.ArgumentParser(prog="python -m car_graph_benchmarks.variant_misses")
     parser.add_argument("suite_dir", type=Path)
     parser.add_argument("sets", nargs="+")
     parser.add_argument("--split", default="dev", choices=("dev", "test"))

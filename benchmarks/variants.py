@@ -3,7 +3,7 @@
 An outside team scores car-graph through the public interface only: generic JSONL, explicit
 ``supersedes`` edges, no rules file, ``car-graph eval``. Their corpora are shaped by their own
 pipelines, not by our adapters. This module re-exports one domain of
-:func:`car_graph.benchmarks.questions.build_benchmark` that way and writes question sets of the
+:func:`car_graph_benchmarks.questions.build_benchmark` that way and writes question sets of the
 failure classes of issue 7, each with the benchmark's own gold for its anchor.
 
 The export (``documents.jsonl``):
@@ -37,7 +37,7 @@ Split: an anchor is dev or test by a stable hash of its benchmark id (~40 % dev)
 every set; each set's phrasing families (templates, typo operations) are split too, and a dev
 anchor is only ever asked with dev families, a test anchor with test families.
 
-``python -m car_graph.benchmarks.variants OUT_DIR --raw RAW [--domains security,drug]`` writes
+``python -m car_graph_benchmarks.variants OUT_DIR --raw RAW [--domains security,drug]`` writes
 ``OUT_DIR/<domain>/{documents.jsonl, <set>.{dev,test}.jsonl, stats.json}``.
 """
 
@@ -57,11 +57,17 @@ from typing import Any
 
 from rapidfuzz.distance import OSA
 
-from car_graph.benchmarks.questions import DomainBenchmark, build_benchmark, flaw_phrase
 from car_graph.ingest.records import DocumentRecord, SupersedesRef, write_jsonl
-from car_graph.benchmarks.links import gold_edges
-from car_graph.benchmarks.questions import supersession_edges
 from car_graph.metrics import SupersessionGraph
+
+from car_graph_benchmarks.corpora import ENV_VAR, CorporaError, require_corpora_dir
+from car_graph_benchmarks.links import gold_edges
+from car_graph_benchmarks.questions import (
+    DomainBenchmark,
+    build_benchmark,
+    flaw_phrase,
+    supersession_edges,
+)
 
 VARIANT_DOMAINS = ("security", "drug")
 EXPORT_DOMAIN = {"security": "advisories", "drug": "drug-labels"}
@@ -850,15 +856,21 @@ def write_variants(suite: VariantSuite, out_dir: Path) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m car_graph.benchmarks.variants",
+        prog="python -m car_graph_benchmarks.variants",
         description="Failure-class question sets (dev/test) on an outside-style export of the "
                     "real corpora.")
     parser.add_argument("out_dir", type=Path)
-    parser.add_argument("--raw", type=Path, default=Path("../shared/data/raw"))
+    parser.add_argument("--raw", type=Path, default=None,
+                        help=f"raw corpora folder (default: ${ENV_VAR}, else ../shared/data/raw "
+                             "beside the checkout)")
     parser.add_argument("--domains", default=",".join(VARIANT_DOMAINS))
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--distractors", type=int, default=2000)
     args = parser.parse_args(argv)
+    try:
+        args.raw = require_corpora_dir(args.raw)
+    except CorporaError as exc:
+        parser.error(str(exc))
     domains = [d.strip() for d in args.domains.split(",") if d.strip()]
     unknown = sorted(set(domains) - set(VARIANT_DOMAINS))
     if unknown:

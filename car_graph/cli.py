@@ -8,6 +8,11 @@ Conventions, so new commands stay uniform:
 * Each command parses options, calls one library function, prints the result.
 * ``CarGroup.invoke`` is the one place where CarError (and driver errors) become a clean
   ``Error: ...`` message and exit code 1 instead of a traceback.
+* Other distributions add commands through the entry-point group ``car_graph.cli`` (each entry
+  point a click command or group, named by the entry point): car-graph-benchmarks adds
+  ``synthetic``, ``reproduce``, ``bench`` and ``corpora`` that way. They are loaded only when a
+  name is not a built-in command or when commands are listed (``--help``), and a plugin that
+  fails to load costs one warning line on stderr, never the rest of the CLI.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import sys
 import threading
 from dataclasses import asdict, dataclass
 from datetime import date, datetime
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import Any
 
@@ -55,8 +61,48 @@ class CliState:
         return LocalNeo4j(self.settings.home, self.settings.neo4j_version, instance)
 
 
+PLUGIN_GROUP = "car_graph.cli"
+
+
 class CarGroup(click.Group):
-    """Turns car-graph's own errors into ``Error: <message>`` for every subcommand."""
+    """Turns car-graph's own errors into ``Error: <message>`` for every subcommand, and adds the
+    plugin commands of the ``car_graph.cli`` entry-point group on first need."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._plugins_loaded = False
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:  # built-ins never wait for plugins
+            self.load_plugins()
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        self.load_plugins()
+        return super().list_commands(ctx)
+
+    def load_plugins(self) -> None:
+        """Add each entry point of ``car_graph.cli`` once; a broken one is one warning line."""
+        if self._plugins_loaded:
+            return
+        self._plugins_loaded = True
+        for entry in sorted(entry_points(group=PLUGIN_GROUP), key=lambda e: e.name):
+            problem = self._add_plugin(entry)
+            if problem:
+                click.echo(f"car-graph: warning: plugin command {entry.name!r} ({entry.value}"
+                           f"{_distribution(entry)}) not loaded: {problem}", err=True)
+
+    def _add_plugin(self, entry: EntryPoint) -> str | None:
+        if entry.name in self.commands:
+            return "a command of that name already exists"
+        try:
+            command = entry.load()
+        except Exception as exc:  # noqa: BLE001 -- any import-time failure of third-party code
+            return f"{type(exc).__name__}: {exc}".splitlines()[0]
+        if not isinstance(command, click.Command):
+            return f"{entry.value} is a {type(command).__name__}, not a click command"
+        self.add_command(command, entry.name)
+        return None
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -65,6 +111,11 @@ class CarGroup(click.Group):
             raise click.ClickException(str(exc)) from exc
         except (Neo4jError, DriverError) as exc:
             raise click.ClickException(f"Neo4j: {exc}{_hint(exc)}") from exc
+
+
+def _distribution(entry: EntryPoint) -> str:
+    dist = entry.dist
+    return f" from {dist.name} {dist.version}" if dist is not None else ""
 
 
 def _hint(exc: Exception) -> str:
@@ -671,77 +722,3 @@ def demo(state: CliState, k: int, progress: bool | None) -> None:
         run_demo(car, k=k, say=click.echo, progress=_show_progress(progress))
     click.echo("Next: car-graph ask \"Is Bowers v. Hardwick still good law?\"; "
                "car-graph explain scotus:392-us-183; car-graph browser scotus:392-us-183")
-
-
-@main.command("synthetic")
-@click.argument("out_dir", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--docs", type=click.IntRange(100, 1_000_000), default=2400, show_default=True)
-@click.option("--seed", type=int, default=7, show_default=True)
-def synthetic_benchmark(out_dir: Path, docs: int, seed: int) -> None:
-    """Write the deterministic synthetic benchmark (documents, queries, rules) to OUT_DIR."""
-    from car_graph.benchmarks import synthetic
-
-    paths = synthetic.write(synthetic.generate(n_docs=docs, seed=seed), out_dir)
-    for name, path in paths.items():
-        click.echo(f"{name}: {path}")
-
-
-# ------------------------------------------------------------------ reproduce
-
-
-@main.command("reproduce")
-@click.option("--raw", "raw_dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="Folder holding the raw security/, law/ and drug/ data (needed for --domains).")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
-              default=Path("docs/results.md"), show_default=True,
-              help="Markdown report; the TCA@k plot goes next to it (tca_at_k.png).")
-@click.option("--domains", default="security,law,drug", show_default=True,
-              help="Comma-separated real domains ('' for none).")
-@click.option("--variants", "variant_domains", default="security,drug", show_default=True,
-              help="Real domains whose failure-class sets (outside-style export) run too ('' for none).")
-@click.option("--synthetic/--no-synthetic", default=True, show_default=True,
-              help="Also run the synthetic benchmark (2,400 documents, seed 7).")
-@click.option("--compliance/--no-compliance", default=True, show_default=True,
-              help="Also run the bring-your-own-domain compliance benchmark (12,250 documents, "
-                   "generic JSONL), with explicit edges and with its rules file.")
-@click.option("--distractors", type=click.IntRange(0, 1_000_000), default=2000, show_default=True,
-              help="Distractor documents per real domain.")
-@click.option("-k", type=click.IntRange(1, 20), default=5, show_default=True)
-@progress_option
-@pass_state
-def reproduce_benchmarks(state: CliState, raw_dir: Path | None, out: Path, domains: str,
-                         variant_domains: str, synthetic: bool, compliance: bool, distractors: int,
-                         k: int, progress: bool | None) -> None:
-    """Wipe the local database, then ingest and score every benchmark in turn; write OUT.
-
-    Destructive, so loopback servers only.
-    """
-    from car_graph.benchmarks.reproduce import REAL_DOMAINS, VARIANT_DOMAINS, reproduce
-
-    names = tuple(d.strip() for d in domains.split(",") if d.strip())
-    variant_names = tuple(d.strip() for d in variant_domains.split(",") if d.strip())
-    unknown = sorted(set(names) - set(REAL_DOMAINS)) + sorted(set(variant_names) - set(VARIANT_DOMAINS))
-    if unknown:
-        raise click.BadParameter(f"unknown {unknown}; choose from {', '.join(REAL_DOMAINS)}",
-                                 param_hint="--domains")
-    if (names or variant_names) and raw_dir is None:
-        raise click.UsageError("--raw is required for the real domains (or pass --domains '')")
-    target = state.target()
-    connection.ensure_local_target(  # before connecting at all
-        target.uri, action="run `reproduce` (it wipes the database) against")
-    database = state.settings.database
-    with connection.open_driver(target) as driver, _client(state, driver) as car:
-        def reset_database() -> None:
-            schema.reset(driver, database, target.uri)
-
-        report = reproduce(car, reset_database, raw_dir, out, domains=names,
-                           variant_domains=variant_names, synthetic=synthetic,
-                           with_compliance=compliance,
-                           n_distractors=distractors, k=k, progress=_show_progress(progress))
-    click.echo(f"{report.out}: {len(report.benchmarks)} benchmarks in {report.seconds / 60:.1f} min")
-    if report.plot:
-        click.echo(f"{report.plot}: TCA@k for k = 1..{report.k_max}")
-    for check in report.targets:
-        status = "met" if check.met else f"MISSED by {check.shortfall:.3f}"
-        click.echo(f"  {check.benchmark} {check.query_set}: car TCA@{report.k} = "
-                   f"{check.achieved:.3f} (target {check.target:.2f}) {status}")

@@ -204,7 +204,7 @@ def evaluate(
     """Score each system at ``k``. ``depth`` (>= k) retrieves deeper lists once, so
     ``report.tca_curves()`` can read TCA@1..depth from them without running retrieval per k;
     the scores at k come from the top k of those lists (each system's ranking does not depend on
-    k: see car_graph.benchmarks.reproduce)."""
+    k: see car_graph_benchmarks.reproduce)."""
     depth = max(k, depth or k)
     systems = list(systems or DEFAULT_SYSTEMS)
     unknown = set(systems) - set(DEFAULT_SYSTEMS)

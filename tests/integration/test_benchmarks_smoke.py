@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from car_graph.cli import main
 from car_graph.client import CarClient
 from car_graph.demo import sample_dir
-from car_graph.benchmarks import statement_cost, synthetic
+from car_graph_benchmarks import statement_cost, synthetic
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.models]
 
@@ -101,7 +101,7 @@ def test_reproduce_scores_the_compliance_domain_from_its_rules_file_on_the_inten
     # The full run (1,000 chains, 12,250 documents) is `make reproduce`; 30 chains keep the
     # path -- generic JSONL, a user domain from YAML, scoring on the generator's own edges -- in CI.
     from car_graph import schema
-    from car_graph.benchmarks.reproduce import reproduce
+    from car_graph_benchmarks.reproduce import reproduce
 
     report = reproduce(
         car, lambda: schema.reset(driver, neo4j_target.database, neo4j_target.uri), None,

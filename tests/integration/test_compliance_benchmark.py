@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from car_graph.benchmarks import compliance
+from car_graph_benchmarks import compliance
 from car_graph.client import CarClient
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.models]

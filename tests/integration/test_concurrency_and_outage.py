@@ -23,7 +23,7 @@ from click.testing import CliRunner
 from reliability_helpers import HashEmbedder, record_figure, snapshot
 
 from car_graph import schema
-from car_graph.benchmarks import malformed
+from car_graph_benchmarks import malformed
 from car_graph.cli import main
 from car_graph.client import CarClient
 from car_graph.connection import Target, open_driver, wipe_database

@@ -13,7 +13,7 @@ from pathlib import Path
 import neo4j
 import pytest
 
-from car_graph.benchmarks import bench, scale
+from car_graph_benchmarks import bench, scale
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.models]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from car_graph import cypher
-from car_graph.benchmarks import bench
+from car_graph_benchmarks import bench
 
 
 def test_hash_embedder_gives_deterministic_unit_vectors_per_text() -> None:

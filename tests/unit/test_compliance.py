@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from car_graph.benchmarks import compliance
-from car_graph.benchmarks.synthetic import lexical_overlap
+from car_graph_benchmarks import compliance
+from car_graph_benchmarks.synthetic import lexical_overlap
 from car_graph.semantics import rule_edges
 from car_graph.ingest.records import read_jsonl
 from car_graph.ingest.rules import load_rules

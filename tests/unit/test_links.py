@@ -7,7 +7,7 @@ import json
 from datetime import date
 from pathlib import Path
 
-from car_graph.benchmarks.links import (
+from car_graph_benchmarks.links import (
     RuleEdge,
     SourceLink,
     gold_edges,

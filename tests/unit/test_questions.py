@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from car_graph.benchmarks import links as lmod
-from car_graph.benchmarks import questions as qmod
+from car_graph_benchmarks import links as lmod
+from car_graph_benchmarks import questions as qmod
 from car_graph.ingest.records import read_jsonl
 from car_graph.ingest.rules import bundled_rules
 from car_graph import semantics

@@ -14,8 +14,8 @@ from car_graph.cli import main
 from car_graph.evaluation import EvalQuery
 from car_graph.ingest.records import DocumentRecord
 from car_graph.metrics import SupersessionGraph, SystemScores
-from car_graph.benchmarks.links import RulePrecisionRecall
-from car_graph.benchmarks.reproduce import (
+from car_graph_benchmarks.links import RulePrecisionRecall
+from car_graph_benchmarks.reproduce import (
     ANCHOR_NOT_FUSED,
     ANCHOR_OUTRANKED,
     GOLD_TOO_LARGE,

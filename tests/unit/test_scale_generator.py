@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from car_graph.benchmarks import scale
+from car_graph_benchmarks import scale
 from car_graph.ingest.records import read_jsonl
 
 

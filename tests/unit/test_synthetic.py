@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from car_graph.ingest.records import DocumentRecord, SupersedesRef, parse_record, read_jsonl
 from car_graph.ingest.rules import load_rules, parse_rules
-from car_graph.benchmarks.synthetic import (
+from car_graph_benchmarks.synthetic import (
     RULES_PATH,
     SyntheticBenchmark,
     generate,
@@ -60,7 +60,7 @@ def test_same_seed_same_benchmark() -> None:
 def test_deterministic_across_processes_and_hash_seeds(bench: SyntheticBenchmark) -> None:
     """No set iteration order may leak into the output (PYTHONHASHSEED differs per process)."""
     code = (
-        "import hashlib, json; from car_graph.benchmarks.synthetic import generate; b = generate(); "
+        "import hashlib, json; from car_graph_benchmarks.synthetic import generate; b = generate(); "
         "print(hashlib.sha256(json.dumps([[d.to_json() for d in b.documents], b.queries], "
         "sort_keys=True).encode()).hexdigest())"
     )

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from car_graph.benchmarks import variants as vmod
-from car_graph.benchmarks.questions import one_edit
+from car_graph_benchmarks import variants as vmod
+from car_graph_benchmarks.questions import one_edit
 from car_graph.errors import RulesError
 from car_graph.evaluation import read_queries
 from car_graph.ingest.records import read_jsonl
@@ -285,7 +285,7 @@ def test_all_typos_lists_every_draw_make_typo_could_make():
 
 
 def test_typo_sweep_reasks_each_question_with_every_typo_but_other_names():
-    from car_graph.benchmarks.typo_sweep import corpus_names, sweep
+    from car_graph_benchmarks.typo_sweep import corpus_names, sweep
 
     docs = [{"scope": {"drug": ["pyrvinium"]}, "attributes": {"trademark": "Trova", "year": 1959}},
             {"scope": {"drug": "alatrofloxacin"}, "attributes": {"trademark": "Trovan"}}]
@@ -326,7 +326,7 @@ def test_strip_identifiers_leaves_readable_text():
 
 
 def test_miss_classes_tell_wrong_sibling_from_other_scope_and_ranking():
-    from car_graph.benchmarks.variant_misses import classify
+    from car_graph_benchmarks.variant_misses import classify
 
     scope = {"a1": {"product:django"}, "a2": {"product:django"}, "b": {"product:go"},
              "r1": {"product:django"}}
