@@ -17,6 +17,7 @@ Missing: skip with one line on a developer's machine, fail under ``CI=true`` (ci
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 from ci_policy import unavailable
@@ -32,9 +33,9 @@ def _complete(path: Path) -> bool:
     return all((path / domain).is_dir() for domain in DOMAINS)
 
 
-def find_corpora(env: dict[str, str] | None = None, start: Path = REPO_ROOT) -> Path | None:
+def find_corpora(env: Mapping[str, str] | None = None, start: Path = REPO_ROOT) -> Path | None:
     """The corpora folder, or None when the setting (or, unset, the default) holds none."""
-    env = dict(os.environ) if env is None else env
+    env = os.environ if env is None else env
     if value := env.get(ENV):
         path = Path(value).expanduser().resolve()
         return path if _complete(path) else None
