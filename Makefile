@@ -1,6 +1,8 @@
 # Two entry points, both self-installing on a fresh machine (Python 3.11, Java 17, Maven):
 #   make demo   - install, provision + start Neo4j, ingest the bundled real-data sample, answer questions
 #   make test   - install, provision Neo4j, run the whole test suite against a real server
+# While working: make unit runs the pure tests (no Neo4j, no models, no raw corpora, no wheel
+# build) in well under a minute.
 # Heavy benchmarks are separate: make reproduce (writes docs/results.md), make bench (writes
 # docs/benchmarks.md; BENCH_SCALES=10000,100000 BENCH_FLAGS=--random-vectors to change scale).
 # make reliability runs the reliability checks and writes docs/reliability.md (a few minutes).
@@ -12,7 +14,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install neo4j demo test reproduce reliability bench clean
+.PHONY: install neo4j demo test unit reproduce reliability bench clean
 
 install: $(STAMP)
 
@@ -31,6 +33,11 @@ demo: neo4j
 
 test: neo4j
 	$(BIN)/python -m pytest
+
+# the markers are pyproject's [tool.pytest.ini_options]; tests/conftest.py adds neo4j and
+# corpora to every test using a server or the raw corpora
+unit: install
+	$(BIN)/python -m pytest -q -m "not neo4j and not models and not slow and not corpora"
 
 reproduce: neo4j
 	$(BIN)/car-graph neo4j start

@@ -11,6 +11,9 @@ Server choice, in order:
 
 No server at all: ``pytest.fail`` when ``CI=true`` (a skipped integration suite must never look
 green in CI), ``pytest.skip`` otherwise.
+
+The raw corpora (``raw_corpora``, tests/corpora.py) follow the same policy: a test that takes
+the fixture or carries the ``corpora`` marker skips with one line without them, fails under CI.
 """
 
 from __future__ import annotations
@@ -20,10 +23,12 @@ import secrets
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import neo4j
 import pytest
 from ci_policy import unavailable
+from corpora import require_corpora
 
 from car_graph import schema
 from car_graph.connection import new_driver, wipe_database
@@ -33,6 +38,7 @@ from car_graph.settings import Settings
 
 TEST_DIMENSIONS = 384
 SERVER_FIXTURES = {"neo4j_target", "driver", "db", "local_server"}
+CORPORA_FIXTURE = "raw_corpora"
 
 
 @dataclass(frozen=True)
@@ -48,10 +54,27 @@ class Neo4jTarget:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Every test that uses a server fixture carries the ``neo4j`` marker (-m 'not neo4j')."""
+    """Every test that uses a server fixture carries the ``neo4j`` marker (-m 'not neo4j'), and
+    every test that uses the raw corpora (directly or through another fixture) ``corpora``."""
     for item in items:
-        if SERVER_FIXTURES & set(getattr(item, "fixturenames", ())):
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if SERVER_FIXTURES & fixtures:
             item.add_marker(pytest.mark.neo4j)
+        if CORPORA_FIXTURE in fixtures:
+            item.add_marker(pytest.mark.corpora)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A ``corpora`` test skips (fails under CI) before its fixtures build anything, with the
+    same one line whether it takes ``raw_corpora`` or only carries the marker."""
+    if item.get_closest_marker("corpora") is not None:
+        require_corpora()
+
+
+@pytest.fixture(scope="session")
+def raw_corpora() -> Path:
+    """The folder holding the raw corpora ``security/``, ``law/``, ``drug/`` (tests/corpora.py)."""
+    return require_corpora()
 
 
 def _docker_engine() -> bool:
