@@ -749,13 +749,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(str(exc))
 
     from car_graph import connection, schema
+    from car_graph.target import resolve_target
     from car_graph.client import CarClient
     from car_graph.settings import Settings
 
     from car_graph_benchmarks.questions import load_domain
 
     settings = Settings.from_env()
-    target = connection.resolve_target(settings)
+    target = resolve_target(settings)
     connection.ensure_local_target(target.uri, action="measure rules (it wipes the database) on")
     embedder = None if args.real_embeddings else _UnitEmbedder()
     rows: list[RulePrecisionRecall] = []

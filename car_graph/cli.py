@@ -33,7 +33,7 @@ import click
 import neo4j
 from neo4j.exceptions import DriverError, Neo4jError
 
-from car_graph import connection, schema
+from car_graph import connection, schema, target as targets
 from car_graph.client import CarClient
 from car_graph.demo import render_retrieval, run_demo
 from car_graph.errors import CarError, EmptyGraphError
@@ -52,12 +52,12 @@ class CliState:
 
     def driver(self) -> neo4j.Driver:
         """A verified driver for the configured server; use it as a context manager."""
-        return connection.connect(self.settings)
+        return targets.connect(self.settings)
 
     def target(self) -> connection.Target:
-        return connection.resolve_target(self.settings)
+        return targets.resolve_target(self.settings)
 
-    def server(self, instance: str = connection.MANAGED_INSTANCE) -> LocalNeo4j:
+    def server(self, instance: str = targets.MANAGED_INSTANCE) -> LocalNeo4j:
         return LocalNeo4j(self.settings.home, self.settings.neo4j_version, instance)
 
 
@@ -160,7 +160,7 @@ def neo4j_group() -> None:
 
 
 instance_option = click.option(
-    "--instance", default=connection.MANAGED_INSTANCE, show_default=True,
+    "--instance", default=targets.MANAGED_INSTANCE, show_default=True,
     help="Name of the local server instance.",
 )
 

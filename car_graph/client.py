@@ -62,7 +62,8 @@ class CarClient:
         """Connect with NEO4J_URI/NEO4J_USER/NEO4J_PASSWORD, or the managed local server.
 
         The driver comes from connection.open_driver, with car-graph's notification policy."""
-        from car_graph.connection import open_driver, resolve_target
+        from car_graph.connection import open_driver
+        from car_graph.target import resolve_target
 
         settings = settings or Settings.from_env()
         target = resolve_target(settings)

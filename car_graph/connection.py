@@ -1,4 +1,7 @@
-"""Opening a driver for the configured Neo4j, and the guarded destructive operations.
+"""Opening a driver for a Neo4j target, and the guarded destructive operations.
+
+Which server to talk to (``NEO4J_URI`` or the managed local one) is decided at the edge, in
+``car_graph.target``: this layer never imports the server operations.
 
 Why the guards: ``wipe_database`` and ``schema.drop_schema`` delete everything in a database.
 They are meant for a developer's or a test run's own server, so they refuse any URI that does
@@ -16,11 +19,8 @@ from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError, DriverError, Neo4jError
 
 from car_graph import cypher
-from car_graph.errors import ConfigError, ServerError, UnsafeTargetError
-from car_graph.local_server import LocalNeo4j
-from car_graph.settings import Settings
+from car_graph.errors import ConfigError, UnsafeTargetError
 
-MANAGED_INSTANCE = "default"
 WIPE_BATCH_SIZE = 10_000
 
 
@@ -32,28 +32,6 @@ class Target:
     user: str
     password: str = field(repr=False)
     managed: bool = False
-
-
-def resolve_target(settings: Settings) -> Target:
-    """``NEO4J_URI`` (with user/password) if set, else the managed instance "default"."""
-    if settings.neo4j_uri:
-        if settings.neo4j_password is None:
-            raise ConfigError(
-                f"NEO4J_URI is set to {settings.neo4j_uri} but no password was given: set "
-                "NEO4J_PASSWORD (or pass --password). Unset NEO4J_URI to use the managed "
-                "local server instead."
-            )
-        return Target(settings.neo4j_uri, settings.neo4j_user, settings.neo4j_password)
-    server = LocalNeo4j(settings.home, settings.neo4j_version, MANAGED_INSTANCE)
-    try:
-        uri, user, password = server.connection()
-    except ServerError as exc:
-        raise ConfigError(
-            f"no Neo4j to talk to: NEO4J_URI is unset and the managed server under "
-            f"{settings.home} is not running ({exc}). Run `car-graph neo4j start`, or set "
-            "NEO4J_URI/NEO4J_USER/NEO4J_PASSWORD."
-        ) from exc
-    return Target(uri, user, password, managed=True)
 
 
 # Which server notifications reach the user (the driver logs each one on "neo4j.notifications",
@@ -97,11 +75,6 @@ def open_driver(target: Target, *, verify: bool = True) -> neo4j.Driver:
                          " Check NEO4J_URI, or unset it to use the managed local server.")
             raise ConfigError(f"cannot reach Neo4j at {target.uri}: {exc}.{hint}") from exc
     return driver
-
-
-def connect(settings: Settings) -> neo4j.Driver:
-    """A verified driver for the configured server. The caller closes it."""
-    return open_driver(resolve_target(settings))
 
 
 def is_loopback_uri(uri: str) -> bool:

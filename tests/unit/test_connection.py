@@ -11,11 +11,11 @@ from car_graph import schema
 from car_graph.connection import (
     ensure_local_target,
     is_loopback_uri,
-    resolve_target,
     wipe_database,
 )
 from car_graph.errors import ConfigError, UnsafeTargetError
 from car_graph.settings import Settings
+from car_graph.target import resolve_target
 
 REMOTE = "bolt://db.example.com:7687"
 
