@@ -53,12 +53,12 @@ from car_graph.benchmarks.links import (
     rule_edges_by_rule,
     rule_precision_recall,
 )
-from car_graph.ingest.keys import normalize_key
+from car_graph.keys import normalize_key
 from car_graph.metrics import Edge, SupersessionGraph, SystemScores, kappa, phi, strict_tca
 
 if TYPE_CHECKING:
     from car_graph.client import CarClient
-    from car_graph.ingest.domains import Domain
+    from car_graph.domains import Domain
     from car_graph.ingest.records import DocumentRecord
     from car_graph.ingest.rules import Rule
 
@@ -730,7 +730,7 @@ def _compliance_benchmark(from_rules: bool, examples: int = 1000) -> _Benchmark:
     intended edges, and the rules are measured against them. TEST split; the questions whose
     ticker has 1-3 letters are also reported on their own."""
     from car_graph.benchmarks import compliance
-    from car_graph.ingest.domains import load_domain_file
+    from car_graph.ingest.rules import load_domain_file
 
     bench = compliance.generate(examples)
     rows = [q for q in bench.queries if q["split"] == REPORTED_SPLIT]

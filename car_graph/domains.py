@@ -1,6 +1,6 @@
-"""Domains as plugins: what a domain knows about its entities, declared in one place.
+"""Domains as plugins: what a domain knows about its entities and its sources, in one object.
 
-A domain declares, for the generic machinery (extractor, linker, pipeline) to use:
+A domain declares, for the generic machinery (extractor, linker, pipeline, CLI) to use:
 
 * **identifiers** -- patterns that name one thing exactly (a CVE, an NDC, a docket number, a
   ticker symbol written as an id). Matched exactly after normalisation, never fuzzily. A
@@ -18,8 +18,25 @@ A domain declares, for the generic machinery (extractor, linker, pipeline) to us
   brand is no scope entity and the text stems it out of reach. Never scope: rules don't key on
   them.
 * **components** -- optional extra spaCy span components (the law domain's case-name patterns).
+* **formats** -- input formats of ``car-graph ingest --format`` (``osv``: OSV JSON), each a
+  reader ``(path, problems) -> records``.
+* **rules** -- the domain's bundled supersession rules (a YAML resource, ``rules.yaml``).
+* **version schemes** -- the names its sources give versioning schemes ("PyPI", "crates.io",
+  "Debian:12") mapped to the schemes of ``car_graph.ingest.versions``.
 
-The built-in domains are Python modules (``car_graph.ingest.domains.security`` ...). A user's
+Scope. A domain's declarations apply to its own documents: a record whose ``domain`` is a
+registered domain is read with that domain's declarations alone (:meth:`DomainRegistry.for_document`).
+A record without a domain, or with one that no registered domain declares (generic JSON Lines
+may omit the domain, and an export may label its documents without declaring anything), is read
+with every registered domain -- the behaviour before domains were scoped. Questions are read
+with the domains of the documents the graph holds (:meth:`DomainRegistry.for_graph`), so a
+user's domain is never linked through another domain's patterns.
+
+Registration, spaCy-registry style, by name: the built-in domains are the subpackages of
+``car_graph.ingest.domains`` (each ``<name>/__init__.py`` defines ``DOMAIN: Domain`` named like
+its folder), found by scanning that package -- adding a domain is adding a folder. Other
+distributions register theirs through the entry-point group ``car_graph.domains``
+(``[project.entry-points."car_graph.domains"] compliance = "my_pkg.domain:DOMAIN"``). A user's
 domain is a YAML file -- the same file as its rules -- read by :func:`domain_from_mapping`::
 
     domain: compliance
@@ -31,41 +48,51 @@ domain is a YAML file -- the same file as its rules -- read by :func:`domain_fro
     name_attributes: {brand_name: brand}                      # attribute -> name type
     rules: [...]
 
-Nothing here imports spaCy; importing this module is cheap.
+A bottom-layer module: it imports car_graph.errors and car_graph.keys only (the built-in and
+entry-point domains are imported by name when first asked for), and never spaCy.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import importlib
 import json
+import pkgutil
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from importlib import metadata
+from typing import TYPE_CHECKING, Any
 
-from car_graph.errors import RulesError
-from car_graph.ingest.keys import normalize_key
-from car_graph.ingest.records import NAME_PATTERN
+from car_graph.errors import ConfigError, RulesError
+from car_graph.keys import NAME_PATTERN, normalize_key
+
+if TYPE_CHECKING:  # pragma: no cover
+    from importlib.resources.abc import Traversable
 
 __all__ = [
-    "BUILTIN_DOMAINS",
+    "BUILTIN_PACKAGE",
+    "ENTRY_POINT_GROUP",
     "Domain",
     "DomainRegistry",
     "IdentifierSpec",
     "NameSpec",
+    "discover_domains",
+    "domain_from_json",
     "domain_from_mapping",
     "domain_to_mapping",
+    "installed_domains",
     "stored_domains",
 ]
 
-# The built-in domains, by module; each module defines ``DOMAIN: Domain``.
-BUILTIN_DOMAINS: tuple[str, ...] = (
-    "car_graph.ingest.domains.security",
-    "car_graph.ingest.domains.law",
-    "car_graph.ingest.domains.drug",
-)
+# Where built-in domains live (one subpackage each) and the entry-point group of other ones.
+BUILTIN_PACKAGE = "car_graph.ingest.domains"
+ENTRY_POINT_GROUP = "car_graph.domains"
 
 KeyFunction = Callable[[str], "str | None"]
+# A format reader: (path, problems) -> the records of the file; bad records go to ``problems``.
+Reader = Callable[..., Iterable[Any]]
 
 
 def _digits_key(text: str) -> str | None:
@@ -86,7 +113,7 @@ KEY_FUNCTIONS: Mapping[str, KeyFunction] = {
 class IdentifierSpec:
     """An identifier pattern. ``pattern`` is a Python regex (use inline flags such as ``(?i:``
     for case-insensitive parts); ``group`` selects the mention inside the match; ``key`` turns a
-    mention into the entity key (None drops it, e.g. an ambiguous NDC)."""
+    mention into the entity key (None drops it, e.g. a spelling that is ambiguous)."""
 
     type: str
     pattern: str
@@ -94,8 +121,8 @@ class IdentifierSpec:
     key: KeyFunction = normalize_key
     partial: bool = False  # may be named by its trailing digits alone
     key_name: str = "lower"  # the KEY_FUNCTIONS name, for YAML round trips
-    # An attribute value of this kind identifies its document (a CVE alias does; a version in
-    # ``fixed_versions`` names another thing, the release, and does not).
+    # An attribute value of this kind identifies its document (an alias does; a value that
+    # names another thing, such as the version a document says fixes it, does not).
     identifies_documents: bool = True
 
     @property
@@ -140,7 +167,7 @@ class NameSpec:
 
 
 def after_colon(key: str) -> str:
-    """``pypi:django`` -> ``django``: a key that carries a namespace prefix."""
+    """``namespace:name`` -> ``name``: a key that carries a namespace prefix."""
     return key.split(":", 1)[1] if ":" in key else key
 
 
@@ -159,28 +186,53 @@ class Domain:
     # callables ``(nlp) -> spans_key`` adding a spaCy component whose spans are entity guesses
     components: tuple[Callable[[Any], str], ...] = ()
     description: str = ""
+    # ``car-graph ingest --format NAME``: format name -> reader ``(path, problems) -> records``
+    formats: Mapping[str, Reader] = field(default_factory=dict)
+    # the bundled supersession rules (a YAML resource), used for this domain's documents when
+    # no rules are given; None: the domain bundles none
+    rules: Traversable | None = None
+    # a source's name for a versioning scheme -> the scheme (car_graph.ingest.versions.SCHEMES);
+    # a key ending in ":*" also covers the name followed by any ":<suffix>" (a release)
+    version_schemes: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def entity_types(self) -> frozenset[str]:
+        """Every entity type the domain declares: identifier, name and attribute types."""
+        return frozenset(
+            [s.type for s in self.identifiers] + [s.type for s in self.names]
+            + [t for t in self.identifier_attributes.values() if t]
+            + list(self.name_attributes.values())
+        )
 
 
 class DomainRegistry:
-    """The domains in force: built-in ones plus any user domain loaded from YAML or the graph.
+    """The domains in force: the installed ones plus any user domain loaded from YAML or the graph.
 
-    Later registrations extend earlier ones; identifier types and name types are looked up across
-    every registered domain, because a question does not say which domain it is about.
+    Later registrations of a name replace earlier ones. A registry answers for every domain it
+    holds; :meth:`for_document` and :meth:`for_graph` give the registry of the domains that
+    apply to one record or to the questions asked of a graph (cached views, rebuilt when a
+    domain is added). Where two domains' identifier patterns match the same span at the same
+    length, the one registered first wins (built-ins in folder-name order).
     """
 
     def __init__(self, domains: Iterable[Domain] = ()) -> None:
         self._domains: dict[str, Domain] = {}
         self._fingerprint: str | None = None
+        self._specs: tuple[IdentifierSpec, ...] | None = None
+        self._views: dict[frozenset[str], DomainRegistry] = {}
         for domain in domains:
             self.add(domain)
 
     @classmethod
-    def builtin(cls) -> DomainRegistry:
-        return cls(importlib.import_module(module).DOMAIN for module in BUILTIN_DOMAINS)
+    def installed(cls) -> DomainRegistry:
+        """A new registry of the built-in and entry-point domains (see the module docstring)."""
+        return cls(installed_domains())
 
     def add(self, domain: Domain) -> None:
         self._domains[domain.name] = domain
         self._fingerprint = None
+        self._specs = None
+        self._views.clear()
 
     def __contains__(self, name: object) -> bool:
         return name in self._domains
@@ -188,16 +240,63 @@ class DomainRegistry:
     def __iter__(self) -> Iterator[Domain]:
         return iter(self._domains.values())
 
+    def __len__(self) -> int:
+        return len(self._domains)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self._domains)
+
     def get(self, name: str) -> Domain | None:
         return self._domains.get(name)
 
+    # ----------------------------------------------------------------- scope
+
+    def subset(self, names: Iterable[str]) -> DomainRegistry:
+        """The registered domains among ``names``, in registration order (``self`` when that is
+        all of them)."""
+        wanted = frozenset(name for name in names if name in self._domains)
+        if len(wanted) == len(self._domains):
+            return self
+        view = self._views.get(wanted)
+        if view is None:
+            view = self._views[wanted] = DomainRegistry(d for d in self if d.name in wanted)
+        return view
+
+    def for_document(self, domain: str | None) -> DomainRegistry:
+        """The domains whose declarations apply to a record of ``domain``: that domain alone
+        when it is registered; every registered domain when the record names no domain or one
+        that nobody declared (generic JSON Lines may omit the domain, or label documents without
+        declaring anything)."""
+        if domain is not None and domain in self._domains:
+            return self.subset((domain,))
+        return self
+
+    def for_graph(self, domains: Iterable[str | None]) -> DomainRegistry:
+        """The domains whose declarations apply to questions asked of a graph whose documents
+        have ``domains``: the union of :meth:`for_document` over them (every registered domain
+        while the graph holds no document)."""
+        names: set[str] = set()
+        empty = True
+        for domain in domains:
+            empty = False
+            view = self.for_document(domain)
+            if view is self:
+                return self
+            names.update(view.names)
+        return self if empty else self.subset(names)
+
+    # ----------------------------------------------------------------- declarations
+
     @property
     def identifier_specs(self) -> tuple[IdentifierSpec, ...]:
-        seen: dict[tuple[str, str], IdentifierSpec] = {}
-        for domain in self:
-            for spec in domain.identifiers:
-                seen.setdefault((spec.type, spec.pattern), spec)
-        return tuple(seen.values())
+        if self._specs is None:
+            seen: dict[tuple[str, str], IdentifierSpec] = {}
+            for domain in self:
+                for spec in domain.identifiers:
+                    seen.setdefault((spec.type, spec.pattern), spec)
+            self._specs = tuple(seen.values())
+        return self._specs
 
     @property
     def identifier_types(self) -> frozenset[str]:
@@ -206,6 +305,11 @@ class DomainRegistry:
     @property
     def partial_types(self) -> frozenset[str]:
         return frozenset(s.type for s in self.identifier_specs if s.partial)
+
+    @property
+    def entity_types(self) -> frozenset[str]:
+        """Every entity type a registered domain declares."""
+        return frozenset().union(*(d.entity_types for d in self))
 
     def name_spec(self, entity_type: str) -> NameSpec | None:
         for domain in self:
@@ -258,8 +362,6 @@ class DomainRegistry:
         """What the domains derive from a record (identifier patterns and their key functions,
         name types, identifier and name attributes), as a short digest: a record ingested under
         other declarations is written again."""
-        import hashlib
-
         digest = self._fingerprint
         if digest is None:
             mappings = [domain_to_mapping(d) for d in sorted(self, key=lambda d: d.name)]
@@ -294,6 +396,29 @@ class DomainRegistry:
                         out.setdefault((declared[name] or name, key), item)
         return [(t, k, s) for (t, k), s in out.items()]
 
+    # ----------------------------------------------------------------- sources
+
+    def formats(self) -> dict[str, Reader]:
+        """Every domain's input formats by name; a name two domains declare is an error."""
+        return _merged(self, "formats", lambda name: name)
+
+    def version_schemes(self) -> dict[str, str]:
+        """Every domain's scheme names, case-folded; one name given two schemes is an error."""
+        return _merged(self, "version_schemes", str.casefold)
+
+
+def _merged(domains: Iterable[Domain], what: str, key: Callable[[str], str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    owner: dict[str, str] = {}
+    for domain in domains:
+        for name, value in getattr(domain, what).items():
+            name = key(name)
+            if name in out and out[name] != value:
+                raise ConfigError(f"{what} {name!r} is declared by two domains: "
+                                  f"{owner[name]!r} and {domain.name!r}")
+            out[name], owner[name] = value, domain.name
+    return out
+
 
 def _strings(value: Any) -> Iterator[str]:
     if isinstance(value, str):
@@ -303,6 +428,50 @@ def _strings(value: Any) -> Iterator[str]:
         for item in value:
             if isinstance(item, str) and item.strip() and len(item) <= 200:
                 yield item
+
+
+# --------------------------------------------------------------------------- registration
+
+
+def discover_domains(
+    package: str = BUILTIN_PACKAGE, group: str | None = ENTRY_POINT_GROUP
+) -> tuple[Domain, ...]:
+    """The domains of ``package``'s subpackages (folder-name order), then those the entry-point
+    ``group`` names (entry-point-name order). Each is registered under its name: a subpackage's
+    ``DOMAIN`` must carry its folder's name, an entry point's object the entry point's name; a
+    name registered twice is an error (never a silent override)."""
+    found: dict[str, tuple[Domain, str]] = {}
+
+    def register(domain: Any, name: str, where: str) -> None:
+        if not isinstance(domain, Domain):
+            raise ConfigError(f"{where}: must define DOMAIN, a car_graph.domains.Domain "
+                              f"(found {type(domain).__name__})")
+        if domain.name != name:
+            raise ConfigError(f"{where}: declares domain {domain.name!r} but is registered as {name!r}")
+        if name in found:
+            raise ConfigError(f"domain {name!r} is registered twice: by {found[name][1]} and by {where}")
+        found[name] = (domain, where)
+
+    root = importlib.import_module(package)
+    for info in sorted(pkgutil.iter_modules(root.__path__), key=lambda m: m.name):
+        if info.ispkg:
+            module = importlib.import_module(f"{package}.{info.name}")
+            register(getattr(module, "DOMAIN", None), info.name, f"{package}.{info.name}")
+    if group:
+        for entry in sorted(metadata.entry_points(group=group), key=lambda e: e.name):
+            where = f"entry point {entry.name} = {entry.value} (group {group})"
+            try:
+                domain = entry.load()
+            except Exception as e:  # noqa: BLE001 - a broken plugin is named, not a bare traceback
+                raise ConfigError(f"{where} cannot be loaded: {e}") from e
+            register(domain, entry.name, where)
+    return tuple(domain for domain, _ in found.values())
+
+
+@functools.cache
+def installed_domains() -> tuple[Domain, ...]:
+    """The built-in and entry-point domains, discovered once per process."""
+    return discover_domains()
 
 
 # --------------------------------------------------------------------------- YAML domains
@@ -474,20 +643,3 @@ def stored_domains(store: Any) -> list[Domain]:
             for row in store.read("read_domains")]
 
 
-def load_domain_file(path: Any) -> tuple[Domain | None, list[Any]]:
-    """A rules/domain YAML file: the domain it declares (None if it declares no entities) and
-    its supersession rules (``car_graph.ingest.rules.Rule``; none if it has no ``rules``)."""
-    from pathlib import Path
-
-    import yaml
-
-    from car_graph.ingest.rules import parse_rules
-
-    path = Path(path)
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
-        raise RulesError(str(path), f"cannot read the file: {e}") from e
-    domain = domain_from_mapping(data, str(path))
-    rules = parse_rules(data, str(path)) if data.get("rules") is not None else []
-    return domain, rules

@@ -1,18 +1,20 @@
-"""Entity keys: one normalisation shared by adapters, the spaCy extractor and question parsing.
+"""Entity keys and type names: one normalisation shared by adapters, the extractor and linking.
 
-An entity is identified by (type, key). Types are plain identifiers (``package``, ``cve``,
-``case``, ``drug``, ``ndc``, ``fda_application`` ...). Keys are case-folded with white space
-collapsed, so "Lochner v.  New York" and "lochner v. new york" are one case. Package keys carry
-their ecosystem ("pypi:django") because the same name means different software in two
-ecosystems; the entity's ``name`` keeps the bare, human form ("django") for matching questions.
+An entity is identified by (type, key). Types are plain identifiers (:data:`NAME_PATTERN`);
+keys are case-folded with white space collapsed, so "Lochner v.  New York" and
+"lochner v. new york" are one key. A domain may key an identifier its own way (see
+``car_graph.domains.IdentifierSpec.key``); everything else goes through :func:`normalize_key`.
+
+A bottom-layer module: it imports nothing of car-graph.
 """
 
 from __future__ import annotations
 
+import re
+
+# Entity types, kinds, attribute and rule names: safe as Cypher property suffixes and map keys.
+NAME_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
 
 def normalize_key(value: str) -> str:
     return " ".join(value.split()).casefold()
-
-
-def package_key(ecosystem: str, name: str) -> str:
-    return normalize_key(f"{ecosystem}:{name}")
