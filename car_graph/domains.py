@@ -72,7 +72,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from importlib.resources.abc import Traversable
 
 __all__ = [
-    "BUILTIN_PACKAGE",
+    "BUILTIN_ROOT",
     "ENTRY_POINT_GROUP",
     "Domain",
     "DomainRegistry",
@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 # Where built-in domains live (one subpackage each) and the entry-point group of other ones.
-BUILTIN_PACKAGE = "car_graph.ingest.domains"
+BUILTIN_ROOT = "car_graph.ingest.domains"
 ENTRY_POINT_GROUP = "car_graph.domains"
 
 KeyFunction = Callable[[str], "str | None"]
@@ -192,7 +192,8 @@ class Domain:
     # no rules are given; None: the domain bundles none
     rules: Traversable | None = None
     # a source's name for a versioning scheme -> the scheme (car_graph.ingest.versions.SCHEMES);
-    # a key ending in ":*" also covers the name followed by any ":<suffix>" (a release)
+    # a key ending in ":*" also covers the name followed by any ":<suffix>" (a distribution's
+    # version, say)
     version_schemes: Mapping[str, str] = field(default_factory=dict)
 
     @property
@@ -434,9 +435,9 @@ def _strings(value: Any) -> Iterator[str]:
 
 
 def discover_domains(
-    package: str = BUILTIN_PACKAGE, group: str | None = ENTRY_POINT_GROUP
+    root: str = BUILTIN_ROOT, group: str | None = ENTRY_POINT_GROUP
 ) -> tuple[Domain, ...]:
-    """The domains of ``package``'s subpackages (folder-name order), then those the entry-point
+    """The domains of ``root``'s subpackages (folder-name order), then those the entry-point
     ``group`` names (entry-point-name order). Each is registered under its name: a subpackage's
     ``DOMAIN`` must carry its folder's name, an entry point's object the entry point's name; a
     name registered twice is an error (never a silent override)."""
@@ -452,11 +453,11 @@ def discover_domains(
             raise ConfigError(f"domain {name!r} is registered twice: by {found[name][1]} and by {where}")
         found[name] = (domain, where)
 
-    root = importlib.import_module(package)
-    for info in sorted(pkgutil.iter_modules(root.__path__), key=lambda m: m.name):
+    for info in sorted(pkgutil.iter_modules(importlib.import_module(root).__path__),
+                       key=lambda m: m.name):
         if info.ispkg:
-            module = importlib.import_module(f"{package}.{info.name}")
-            register(getattr(module, "DOMAIN", None), info.name, f"{package}.{info.name}")
+            module = importlib.import_module(f"{root}.{info.name}")
+            register(getattr(module, "DOMAIN", None), info.name, f"{root}.{info.name}")
     if group:
         for entry in sorted(metadata.entry_points(group=group), key=lambda e: e.name):
             where = f"entry point {entry.name} = {entry.value} (group {group})"

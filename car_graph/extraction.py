@@ -174,7 +174,7 @@ def _mark_identifiers(doc: Doc, specs: Sequence[IdentifierSpec]) -> Doc:
 
 def _split_at(doc: Doc, cuts: set[int]) -> None:
     """Split tokens at character offsets that fall inside them (rare: an identifier glued into a
-    larger token, as in "https://nvd.nist.gov/vuln/detail/CVE-2021-44228")."""
+    larger token, as in "https://example.org/detail/TCK-2021-44228")."""
     inner: dict[int, set[int]] = {}
     for token in doc:
         for c in cuts:
@@ -368,7 +368,7 @@ class EntityExtractor:
                 nlp = spacy.load(
                     name, exclude=["parser", "lemmatizer", "senter", "tagger", "attribute_ruler"]
                 )
-            except Exception as e:  # noqa: BLE001 - a broken model package must not stop ingest
+            except Exception as e:  # noqa: BLE001 - a broken model install must not stop ingest
                 problems.append(f"{name}: {e}")
                 continue
             if "ner" not in nlp.pipe_names:
@@ -395,10 +395,11 @@ class EntityExtractor:
         """Match these names case-insensitively (token LOWER) as ``entity_type`` mentions.
 
         ``names`` holds plain names (key = ``normalize_key(name)``) or ``(name, key)`` pairs / a
-        name -> key mapping, e.g. ``("django", package_key("pypi", "django"))``. A name given with
-        several keys yields one mention per key. Names that are a single English stop word ("is",
-        "the": real npm packages) are skipped unless ``skip_stop_words=False``. Returns how many
-        new phrase patterns were added. Fast: one tokenizer pass per new name.
+        name -> key mapping, e.g. ``("widget", "acme:widget")`` (a key with a namespace). A name
+        given with several keys yields one mention per key. Names that are a single English stop
+        word ("is", "the": real names in some registries) are skipped unless
+        ``skip_stop_words=False``. Returns how many new phrase patterns were added. Fast: one
+        tokenizer pass per new name.
         """
         if not NAME_PATTERN.match(entity_type):
             raise ValueError(f"entity type must match {NAME_PATTERN.pattern}: {entity_type!r}")

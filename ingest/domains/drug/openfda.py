@@ -47,7 +47,7 @@ _RESTRICTED = re.compile(
 
 
 def recall_is_partial(record: Mapping[str, Any]) -> bool:
-    """True unless the recall covers every lot of the product (see the drug corpus's docstring, corpus.py)."""
+    """True unless the recall covers every lot of the product (see corpus.py's docstring)."""
     text = " ".join(
         str(record.get(k) or "") for k in ("code_info", "more_code_info", "product_description",
                                            "reason_for_recall")

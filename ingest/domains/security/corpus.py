@@ -15,9 +15,9 @@ go_release_history      release      ``go-release:<version as written>`` (``go-r
 debian_changelogs       release      ``debian-changelog:<source>:<version>``
 ======================  ===========  ==========================================================
 
-Scope: ``package`` keys are :func:`~car_graph.ingest.domains.security.ecosystems.package_key` (``pypi:django``,
-``go:stdlib``, ``go:toolchain``, ``crates.io:abi_stable``, ``npm:bassmaster``, ``nodejs:node``
-for Node.js core, ``rust:std`` for the RustSec advisories against the Rust toolchain,
+Scope: ``package`` keys are :func:`.ecosystems.package_key` (``pypi:django``, ``go:stdlib``,
+``go:toolchain``, ``crates.io:abi_stable``, ``npm:bassmaster``, ``nodejs:node`` for Node.js
+core, ``rust:std`` for the RustSec advisories against the Rust toolchain,
 ``debian:python-django``); PyPI names are PEP 503-normalised first. ``cve`` keys are the CVE ids
 named by the document (advisory aliases; CVEs a release says it fixes).
 
