@@ -304,9 +304,11 @@ class EntityExtractor:
         if registry is None:
             registry = DomainRegistry.installed()
         self.registry = registry
-        self._identifiers = nlp.add_pipe("car_identifiers", first=True)
+        # add_pipe returns the component objects (spaCy types them as plain callables)
+        self._identifiers: _IdentifierComponent = nlp.add_pipe(  # type: ignore[assignment]
+            "car_identifiers", first=True)
         self._ruler: Any = None  # the car_names span_ruler, added with the first names
-        self._resolver = nlp.add_pipe(
+        self._resolver: _Resolver = nlp.add_pipe(  # type: ignore[assignment]
             "car_resolve", last=True, config={"statistical": self.statistical_model is not None}
         )
         # domain name -> the spans keys its components write (components are added once, here)
@@ -353,8 +355,10 @@ class EntityExtractor:
 
     def _doc(self, text: str | ScopedText, scope: DomainRegistry | None = None) -> Doc:
         if isinstance(text, ScopedText):
-            text, scope = text.text, text.scope
-        doc = self.nlp.make_doc(text)
+            doc = self.nlp.make_doc(text.text)
+            scope = text.scope
+        else:
+            doc = self.nlp.make_doc(text)
         doc.user_data[_PLAN_KEY] = self._plan(scope)
         return doc
 
