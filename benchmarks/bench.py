@@ -753,7 +753,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m car_graph_benchma
 
     from neo4j import GraphDatabase
 
-    from car_graph.ingest.entities import EntityExtractor
+    from car_graph.extraction import EntityExtractor
     from car_graph.local_server import LocalNeo4j, memory_profile
     from car_graph.settings import Settings
 

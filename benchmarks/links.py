@@ -56,7 +56,7 @@ from typing import TYPE_CHECKING, Any
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
-from car_graph.ingest.drug import yyyymmdd
+from car_graph.ingest.domains.drug.openfda import yyyymmdd
 from car_graph.metrics import Edge
 
 from car_graph_benchmarks.corpora import CorporaError, require_corpora_dir
@@ -406,7 +406,7 @@ def _enforcement(raw_dir: Path) -> list[Any]:
 def drug_links(raw_dir: Path, records: Iterable[DocumentRecord]) -> LinkSet:
     """Withdrawal and recall links; ``records`` (the adapter's) only name approvals and
     withdrawals by their ``(source, source_line)``."""
-    from car_graph.ingest.drug import recall_is_partial
+    from car_graph.ingest.domains.drug.openfda import recall_is_partial
 
     raw_dir = Path(raw_dir)
     names = {(r.attributes.get("source"), r.attributes.get("source_line")): r.id
@@ -490,7 +490,7 @@ def source_links(
         return law_links(raw_dir)
     if domain == "drug":
         if records is None:
-            from car_graph.ingest.drug import load_drug
+            from car_graph.ingest.domains.drug.corpus import load_drug
 
             records = load_drug(raw_dir, [])
         return drug_links(raw_dir, records)

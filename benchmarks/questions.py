@@ -67,12 +67,12 @@ from statistics import mean, median
 from typing import Any
 
 from car_graph.errors import InputProblem
-from car_graph.ingest.drug import load_drug
-from car_graph.ingest.keys import normalize_key
-from car_graph.ingest.law import load_law
+from car_graph.ingest.domains.drug.corpus import load_drug
+from car_graph.ingest.domains.law.conan import load_law
 from car_graph.ingest.records import DocumentRecord, write_jsonl
 from car_graph.ingest.rules import Rule, bundled_rules
-from car_graph.ingest.security import load_security
+from car_graph.ingest.domains.security.corpus import load_security
+from car_graph.keys import normalize_key
 from car_graph.semantics import explicit_edges, rule_edges
 from car_graph.metrics import Edge, SupersessionGraph, kappa
 

@@ -46,7 +46,7 @@ from car_graph.evaluation import (
     parse_queries,
     supersession_graph,
 )
-from car_graph.ingest.keys import normalize_key
+from car_graph.keys import normalize_key
 from car_graph.metrics import Edge, SupersessionGraph, SystemScores, kappa, phi, strict_tca
 
 from car_graph_benchmarks.links import (
@@ -59,7 +59,7 @@ from car_graph_benchmarks.links import (
 
 if TYPE_CHECKING:
     from car_graph.client import CarClient
-    from car_graph.ingest.domains import Domain
+    from car_graph.domains import Domain
     from car_graph.ingest.records import DocumentRecord
     from car_graph.ingest.rules import Rule
 
@@ -731,7 +731,7 @@ def _compliance_benchmark(from_rules: bool, examples: int = 1000) -> _Benchmark:
     from benchmarks/rules/compliance.yaml alone; either way it is scored on the generator's
     intended edges, and the rules are measured against them. TEST split; the questions whose
     ticker has 1-3 letters are also reported on their own."""
-    from car_graph.ingest.domains import load_domain_file
+    from car_graph.ingest.rules import load_domain_file
 
     from car_graph_benchmarks import compliance
 

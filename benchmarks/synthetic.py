@@ -45,7 +45,8 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from car_graph.ingest.keys import normalize_key, package_key
+from car_graph.ingest.domains.security.ecosystems import package_key
+from car_graph.keys import normalize_key
 from car_graph.ingest.records import DocumentRecord, SupersedesRef, write_jsonl
 from car_graph.ingest.rules import Rule, load_rules
 

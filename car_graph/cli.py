@@ -38,7 +38,7 @@ from car_graph.client import CarClient
 from car_graph.demo import render_retrieval, run_demo
 from car_graph.errors import CarError, EmptyGraphError
 from car_graph.evaluation import DEFAULT_SYSTEMS
-from car_graph.ingest.sources import FORMATS
+from car_graph.ingest.sources import format_help, format_names
 from car_graph.local_server import DEFAULT_MEMORY, MEMORY_PROFILES, LocalNeo4j, ServerStatus, memory_profile
 from car_graph.settings import Settings
 from car_graph.analyst import QueryResult
@@ -336,8 +336,8 @@ def delete(state: CliState, ids: tuple[str, ...], as_json: bool) -> None:
 
 @main.command("ingest")
 @click.argument("path", type=click.Path(exists=True, path_type=Path))
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="jsonl", show_default=True,
-              help="jsonl: the generic format; osv: OSV JSON file/dir; openfda-enforcement: zip or JSON.")
+@click.option("--format", "fmt", type=click.Choice(format_names()), default="jsonl", show_default=True,
+              help=format_help())  # jsonl and the installed domains' formats
 @click.option("--rules", "rules_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Rules YAML (default: the bundled rules of each domain in the input).")
 @click.option("--strict", is_flag=True,

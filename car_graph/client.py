@@ -23,8 +23,8 @@ from car_graph.store import GraphStore
 if TYPE_CHECKING:
     from car_graph.embedding import Embedder
     from car_graph.evaluation import EvaluationReport
-    from car_graph.ingest.domains import Domain
-    from car_graph.ingest.entities import EntityExtractor
+    from car_graph.domains import Domain
+    from car_graph.extraction import EntityExtractor
     from car_graph.ingest.pipeline import DeleteSummary, IngestSummary
     from car_graph.ingest.records import DocumentRecord
     from car_graph.ingest.rules import Rule
@@ -88,7 +88,7 @@ class CarClient:
     @property
     def extractor(self) -> EntityExtractor:
         if self._extractor is None:
-            from car_graph.ingest.entities import EntityExtractor
+            from car_graph.extraction import EntityExtractor
 
             # Rules only: a statistical model, if one happens to be installed, would cut ingest
             # throughput ~15x for mentions that retrieval does not use.
@@ -126,7 +126,7 @@ class CarClient:
         YAML; it is registered for extraction and stored in the graph for later questions."""
         import json
 
-        from car_graph.ingest.domains import domain_to_mapping, stored_domains
+        from car_graph.domains import domain_to_mapping, stored_domains
         from car_graph.ingest.pipeline import ingest_records
 
         self.apply_schema()
@@ -149,10 +149,9 @@ class CarClient:
         self, path: Path, *, format: str = "jsonl", rules_path: Path | None = None,
         progress: bool = False, batch_size: int = 256,
     ) -> IngestSummary:
-        from car_graph.ingest.domains import load_domain_file
-        from car_graph.ingest.sources import read_source
-
         from car_graph.ingest.pipeline import add_mentioned_names
+        from car_graph.ingest.rules import load_domain_file
+        from car_graph.ingest.sources import read_source
 
         problems: list[Any] = []
         domain, rules = load_domain_file(rules_path) if rules_path else (None, None)

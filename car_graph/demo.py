@@ -1,7 +1,8 @@
 """The main job: ingest the bundled real-data sample (security, law, drug) and answer questions.
 
 The sample (car_graph/resources/sample/, with its SOURCE.md) is a small attributed subset of the
-real corpora, so the demo runs on a fresh machine without ../shared.
+real corpora, so the demo runs on a fresh machine without ../shared: one ``<domain>.jsonl`` per
+domain beside ``questions.jsonl``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from car_graph.ingest.pipeline import IngestSummary
     from car_graph.types import Retrieval
 
-DOMAINS = ("security", "law", "drug")
+QUESTIONS = "questions.jsonl"
 
 
 def sample_dir() -> Path:
@@ -44,15 +45,15 @@ def run_demo(
     directory = directory or sample_dir()
     started = time.perf_counter()
     report = DemoReport()
-    for domain in DOMAINS:
+    with open(directory / QUESTIONS, encoding="utf-8") as handle:
+        questions = [json.loads(line) for line in handle if line.strip()]
+    for domain in sample_domains(directory, questions):
         problems: list[InputProblem] = []
         records = list(read_jsonl(directory / f"{domain}.jsonl", problems))
         say(f"ingesting {len(records)} {domain} documents ...")
         report.ingested[domain] = client.ingest(records, problems=problems, progress=progress)
         edges = report.ingested[domain].edges_by_rule
         say(f"  graph now: {report.ingested[domain].graph}; edges by rule: {edges}")
-    with open(directory / "questions.jsonl", encoding="utf-8") as handle:
-        questions = [json.loads(line) for line in handle if line.strip()]
     for question in questions:
         as_of = date.fromisoformat(question["as_of"]) if question.get("as_of") else None
         retrieval = client.retrieve_report(question["question"], k=k, as_of=as_of)
@@ -62,6 +63,15 @@ def run_demo(
     report.seconds = time.perf_counter() - started
     say(f"\ndemo finished in {report.seconds:.1f} s")
     return report
+
+
+def sample_domains(directory: Path, questions: list[dict[str, Any]]) -> list[str]:
+    """The sample's corpora (``<domain>.jsonl``), in the order the questions first ask about
+    them, then any others by name."""
+    files = {p.stem for p in directory.glob("*.jsonl") if p.name != QUESTIONS}
+    asked = [Path(str(q.get("info", {}).get("corpus", ""))).stem for q in questions]
+    ordered = [name for name in dict.fromkeys(asked) if name in files]
+    return ordered + sorted(files - set(ordered))
 
 
 def render_retrieval(retrieval: Retrieval, expected: list[str] | None = None) -> str:

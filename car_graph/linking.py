@@ -1,7 +1,10 @@
 """Which entities a question names: identifiers exactly, names with measured typo tolerance,
 partial identifiers only when they point at few things. Generic: every domain fact (identifier
 patterns, which identifiers may be named by their digits, name qualifiers) comes from the
-``DomainRegistry`` the extractor was built with.
+``DomainRegistry`` the linker is given -- the retriever gives it the domains of the documents the
+graph holds (``DomainRegistry.for_graph``), so a question is never read with the patterns of a
+domain the graph has no document of. The question-side Lucene helpers (``question_terms``,
+``fuzzy_query``, ``fulltext_query``) live here too.
 
 Kinds of keys, and how each is linked:
 
@@ -37,9 +40,11 @@ from typing import TYPE_CHECKING, Any
 
 from rapidfuzz.distance import OSA
 
+from car_graph.extraction import stop_words
+
 if TYPE_CHECKING:
-    from car_graph.ingest.domains import DomainRegistry
-    from car_graph.ingest.entities import EntityExtractor
+    from car_graph.domains import DomainRegistry
+    from car_graph.extraction import EntityExtractor
     from car_graph.store import GraphStore
 
 _WORD = re.compile(r"[a-z0-9]+")
@@ -90,6 +95,78 @@ class LinkedEntity:
 def words(text: str) -> list[str]:
     """Lower-cased alphanumeric runs, split the way Lucene's standard analyser splits."""
     return _WORD.findall(text.lower())
+
+
+# --------------------------------------------------------------------------- Lucene queries
+
+
+@functools.cache
+def _tokenizer() -> Any:
+    import spacy
+
+    return spacy.blank("en").tokenizer
+
+
+_ALNUM = re.compile(r"[^\W_]+")
+
+
+def question_terms(text: str) -> list[str]:
+    """Content terms of a question: spaCy tokens split into alphanumeric runs, lowercased, length
+    >= 3, not in spaCy's English stop list; first occurrence order, no duplicates.
+
+    "What did Lochner v. New York hold?" -> ["lochner", "new", "york", "hold"]; "TCK-2021-44228"
+    -> ["tck", "2021", "44228"] (as Lucene's standard analyzer splits it).
+    """
+    stop = stop_words()
+    out: list[str] = []
+    seen: set[str] = set()
+    for token in _tokenizer()(text):
+        if token.is_space or token.is_punct:
+            continue
+        for part in _ALNUM.findall(token.lower_):
+            if len(part) >= 3 and part not in stop and part not in seen:
+                seen.add(part)
+                out.append(part)
+    return out
+
+
+_LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/]|\s)')
+_LUCENE_OPERATORS = frozenset({"AND", "OR", "NOT"})
+
+
+def lucene_escape(term: str) -> str:
+    """Escape a term for the Lucene classic query parser (Neo4j fulltext): backslash before
+    ``+ - & | ! ( ) { } [ ] ^ " ~ * ? : \\ /`` and white space; the bare operators AND/OR/NOT
+    become ``\\AND`` etc. so they are searched as words."""
+    escaped = _LUCENE_SPECIAL.sub(r"\\\1", term)
+    return "\\" + escaped if escaped in _LUCENE_OPERATORS else escaped
+
+
+def fuzzy_query(terms: Iterable[str], max_edits: int = 1, min_len: int = 4) -> str:
+    """``lochner~1 OR york~1``: escaped terms OR-ed, fuzzy with ``max_edits`` (0-2, Lucene's
+    limit) when at least ``min_len`` characters long. Terms containing a digit stay exact (an edit
+    turns 2021 into 2020). Duplicates and blanks dropped; "" when nothing remains."""
+    if not 0 <= max_edits <= 2:
+        raise ValueError(f"max_edits must be 0, 1 or 2 (Lucene's limit), not {max_edits}")
+    if isinstance(terms, str):
+        terms = [terms]
+    parts: list[str] = []
+    seen: set[str] = set()
+    for term in terms:
+        term = term.strip()
+        if not term or term in seen:
+            continue
+        seen.add(term)
+        escaped = lucene_escape(term)
+        fuzzy = max_edits > 0 and len(term) >= min_len and not any(c.isdigit() for c in term)
+        parts.append(f"{escaped}~{max_edits}" if fuzzy else escaped)
+    return " OR ".join(parts)
+
+
+def fulltext_query(text: str) -> str:
+    """BM25 baseline query for the document fulltext index: the question's content terms,
+    escaped and OR-ed; "" when nothing remains (callers should then skip the query)."""
+    return " OR ".join(lucene_escape(t) for t in question_terms(text))
 
 
 @functools.cache
@@ -245,8 +322,6 @@ class EntityLinker:
         self.settings = settings or LinkingSettings()
 
     def link(self, question: str) -> list[LinkedEntity]:
-        from car_graph.ingest.entities import stop_words
-
         stop = stop_words()
         linked: dict[tuple[str, str], LinkedEntity] = {}
 
@@ -256,7 +331,7 @@ class EntityLinker:
                 linked[(entity.type, entity.key)] = entity
 
         # 1. identifiers: declared patterns, and identifier-like tokens, matched exactly by key
-        mentions = self.extractor.extract(question)
+        mentions = self.extractor.extract(question, self.registry)  # the graph's domains only
         spelled = [(m.start, m.end) for m in mentions]
         keys = {m.key for m in mentions if m.type in self.registry.identifier_types}
         for m in _ID_TOKEN.finditer(question):
@@ -303,8 +378,6 @@ class EntityLinker:
                 add(LinkedEntity(row["type"], row["key"], self.settings.identifier_weight, "partial"))
 
     def _link_names(self, question: str, asked: list[str], stop: frozenset[str], add: Any) -> None:
-        from car_graph.ingest.entities import fuzzy_query, question_terms
-
         settings = self.settings
         candidates: list[Any] = []
         # A deletion leaves a name of min_fuzzy_length letters one letter short, so a rare word
@@ -374,8 +447,6 @@ def anchor_lexical_query(question: str, settings: LinkingSettings | None = None)
     analyzer) and a fuzzy term is not analysed, so the edit is also allowed on the term's stem:
     "Nizaoral" reaches the indexed "nizor" (from "Nizoral") only as "nizaor~1". "" when nothing
     remains."""
-    from car_graph.ingest.entities import lucene_escape, question_terms
-
     settings = settings or LinkingSettings()
     parts = []
     for term in question_terms(question):

@@ -18,13 +18,14 @@ from typing import TYPE_CHECKING, Any
 from neo4j.time import Date as Neo4jDate
 
 from car_graph import cypher
+from car_graph.domains import stored_domains
 from car_graph.errors import ConfigError, NotFoundError
-from car_graph.linking import EntityLinker, LinkingSettings, anchor_lexical_query
+from car_graph.linking import EntityLinker, LinkingSettings, anchor_lexical_query, fulltext_query
 from car_graph.types import Explanation, Hop, Result, Retrieval, Status
 
 if TYPE_CHECKING:
     from car_graph.embedding import Embedder
-    from car_graph.ingest.entities import EntityExtractor
+    from car_graph.extraction import EntityExtractor
     from car_graph.store import GraphStore
 
 SYSTEMS = ("bm25", "dense", "hybrid", "car")
@@ -79,19 +80,20 @@ class Retriever:
         self.settings = settings or RetrievalSettings()
         # User domains ingested from YAML are stored in the graph: register them so this
         # process links their identifiers as the ingesting one did.
-        from car_graph.ingest.domains import stored_domains
-
         for domain in stored_domains(store):
             extractor.register_domain(domain)
-        self.linker = EntityLinker(store, extractor, extractor.registry, self.settings.linking)
+        # Questions are read with the domains of the documents the graph holds, read once here
+        # (a client builds a new Retriever after it changes the graph): a domain without
+        # documents never links a question through its patterns.
+        graph_domains = [row["domain"] for row in store.read("document_domains")]
+        self.domains = extractor.registry.for_graph(graph_domains)
+        self.linker = EntityLinker(store, extractor, self.domains, self.settings.linking)
         # Question analysis (embedding, entity linking) is shared by every system an evaluation
         # runs; a Retriever lives for one retrieval or one evaluation, so the graph is stable.
         self._prepared: OrderedDict[str, dict[str, Any]] = OrderedDict()
 
     def prepare(self, questions: Iterable[str]) -> None:
         """Analyse many questions at once (one batched embedding call)."""
-        from car_graph.ingest.entities import fulltext_query
-
         todo = [q for q in dict.fromkeys(questions) if q not in self._prepared]
         if not todo:
             return

@@ -259,8 +259,8 @@ class _Doc:
 def _prepared(records: Sequence[DocumentRecord], rules: Sequence[Rule]) -> dict[str, _Doc]:
     """Documents as the graph stores them: normalised scope keys, attributes canonicalised and
     reduced to what Neo4j can hold (the pipeline's own functions, so both see the same values)."""
-    from car_graph.ingest.keys import normalize_key
     from car_graph.ingest.pipeline import canonicalize_versions, stored_attributes
+    from car_graph.keys import normalize_key
 
     out: dict[str, _Doc] = {}
     for r in records:

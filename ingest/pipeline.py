@@ -19,14 +19,15 @@ from typing import TYPE_CHECKING, Any
 from tqdm import tqdm
 
 from car_graph.errors import InputProblem, RulesError
-from car_graph.ingest.keys import normalize_key
+from car_graph.extraction import ScopedText
 from car_graph.ingest.records import DocumentRecord, SupersedesRef, parse_date
-from car_graph.ingest.rules import Rule, bundled_rules
+from car_graph.ingest.rules import Rule, domain_rules
+from car_graph.keys import normalize_key
 
 if TYPE_CHECKING:
+    from car_graph.domains import DomainRegistry
     from car_graph.embedding import Embedder
-    from car_graph.ingest.domains import DomainRegistry
-    from car_graph.ingest.entities import EntityExtractor
+    from car_graph.extraction import EntityExtractor
     from car_graph.store import GraphStore
 
 logger = logging.getLogger(__name__)
@@ -139,8 +140,9 @@ def stored_attributes(attributes: Mapping[str, Any]) -> dict[str, Any]:
 
 def record_hash(record: DocumentRecord, rules: Sequence[Rule], domains: str = "") -> str:
     """Fingerprint of everything a record contributes, so an unchanged record is skipped:
-    the record, the rules in force and (``domains``: DomainRegistry.fingerprint) what the
-    domains derive from it -- a newly declared identifier or name attribute re-derives links."""
+    the record, the rules in force and (``domains``: the fingerprint of the domains that apply
+    to the record, ``registry.for_document(record.domain).fingerprint()``) what they derive from
+    it -- a newly declared identifier or name attribute re-derives links."""
     payload = json.dumps([record.to_json(), sorted(r.name for r in rules), domains],
                          sort_keys=True, default=str)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
@@ -184,7 +186,8 @@ def document_row(
 
 
 def scope_rows(record: DocumentRecord, registry: DomainRegistry) -> list[dict[str, str]]:
-    """IN_SCOPE links; an entity's name is its key as people write it (the domain's display)."""
+    """IN_SCOPE links; an entity's name is its key as people write it (the domain's display).
+    ``registry`` here and below: the domains that apply to the record (``for_document``)."""
     return [
         {"doc_id": record.id, "type": etype, "key": normalize_key(key),
          "name": registry.display_name(etype, key)}
@@ -227,22 +230,18 @@ def _batches(items: Iterable[DocumentRecord], size: int) -> Iterator[list[Docume
         yield batch
 
 
-def rules_for_domain(domain: str) -> list[Rule]:
-    """The bundled rules of one domain; none when the domain has no bundled file. A bundled file
-    that exists but is broken is an error, never silently "no rules"."""
-    from importlib import resources
-
-    resource = resources.files("car_graph.ingest") / "rules" / f"{domain}.yaml"
-    if not resource.is_file():
-        return []
-    return bundled_rules(domain)
+def rules_for_domain(registry: DomainRegistry, domain: str) -> list[Rule]:
+    """The rules the registered domain bundles; none when it is not registered or bundles none.
+    A bundled file that is missing or broken is an error, never silently "no rules"."""
+    declared = registry.get(domain)
+    return domain_rules(declared) if declared is not None else []
 
 
-def rules_for(records: Iterable[DocumentRecord]) -> list[Rule]:
+def rules_for(records: Iterable[DocumentRecord], registry: DomainRegistry) -> list[Rule]:
     """The bundled rules of every domain present in the records (domains without rules: none)."""
     rules: list[Rule] = []
     for domain in sorted({r.domain for r in records if r.domain}):
-        rules.extend(rules_for_domain(domain))
+        rules.extend(rules_for_domain(registry, domain))
     return rules
 
 
@@ -251,14 +250,16 @@ def rule_fingerprint(rule: Rule) -> str:
 
 
 def add_mentioned_names(extractor: EntityExtractor, records: Iterable[DocumentRecord]) -> None:
-    """Teach the extractor the scope names its domains find in text (one pass, no embedding)."""
+    """Teach the extractor the scope names its domains find in text (one pass, no embedding):
+    of each record, the names of the types that the domains applying to it find in text."""
     registry = extractor.registry
-    mention_types = registry.mention_name_types
     names: dict[str, set[str]] = {}
     for record in records:
+        domains = registry.for_document(record.domain)
+        mention_types = domains.mention_name_types
         for etype, keys in record.scope.items():
             if etype in mention_types:
-                names.setdefault(etype, set()).update(registry.display_name(etype, k) for k in keys)
+                names.setdefault(etype, set()).update(domains.display_name(etype, k) for k in keys)
     for etype, values in names.items():
         extractor.add_names(etype, sorted(values))
 
@@ -285,7 +286,10 @@ def ingest_records(
     computed only for the documents a batch wrote and the scopes they joined or left; a rule that
     is new or changed since the last ingest is applied to the whole graph once.
 
-    ``rules`` None means the bundled rules of the records' domains. ``problems`` are input
+    ``rules`` None means the bundled rules of the records' (registered) domains. Each record is
+    read with the declarations of the domains that apply to it (``DomainRegistry.for_document``:
+    its own domain's alone; every registered domain's when it names none or an undeclared one).
+    ``problems`` are input
     records rejected upstream (reported in the summary). Names that documents mention (scope
     types a domain finds in text) are collected first when ``records`` is a sequence; a one-shot iterator adds each
     batch's names as it arrives.
@@ -307,7 +311,7 @@ def ingest_records(
         if given_rules is None:
             for domain in sorted({r.domain for r in batch if r.domain} - domains_seen):
                 domains_seen.add(domain)
-                for rule in rules_for_domain(domain):
+                for rule in rules_for_domain(registry, domain):
                     active.setdefault(rule.name, rule)
         if not isinstance(records, Sequence):
             add_mentioned_names(extractor, batch)
@@ -338,9 +342,11 @@ def _write_batch(
     registry: DomainRegistry, rules: list[Rule], summary: IngestSummary,
 ) -> None:
     state = {row["id"]: row for row in store.read("document_state", ids=[r.id for r in batch])}
-    # changed, new, or written by an ingest that was killed before resolving it
-    domains = registry.fingerprint()
-    changed = [r for r in batch if state.get(r.id, {}).get("content_hash") != record_hash(r, rules, domains)
+    # changed, new, or written by an ingest that was killed before resolving it; each record
+    # under the domains that apply to it (for_document: its own domain's declarations)
+    changed = [r for r in batch
+               if state.get(r.id, {}).get("content_hash")
+               != record_hash(r, rules, registry.for_document(r.domain).fingerprint())
                or state[r.id]["pending"]]
     summary.documents += len(batch)  # every valid record is in the graph after its batch
     summary.unchanged += len(batch) - len(changed)
@@ -348,14 +354,16 @@ def _write_batch(
         return
     fresh = [r for r in changed if state.get(r.id, {}).get("text_hash") != text_hash(r)]
     vectors = dict(zip([r.id for r in fresh], embedder.embed_documents([embedding_text(r) for r in fresh]), strict=True))
-    found = extractor.extract_many([embedding_text(r) for r in changed])
+    found = extractor.extract_many(
+        [ScopedText(embedding_text(r), registry.for_document(r.domain)) for r in changed])
     documents, scope, identifiers, names, mentions = [], [], [], [], []
     for record, entities in zip(changed, found, strict=True):
-        documents.append(document_row(record, vectors.get(record.id), rules, domains))
-        own = scope_rows(record, registry)
+        domains = registry.for_document(record.domain)
+        documents.append(document_row(record, vectors.get(record.id), rules, domains.fingerprint()))
+        own = scope_rows(record, domains)
         scope.extend(own)
-        identifiers.extend(identifier_rows(record, registry))
-        names.extend(name_rows(record, registry))
+        identifiers.extend(identifier_rows(record, domains))
+        names.extend(name_rows(record, domains))
         scoped = {(row["type"], row["key"]) for row in own}
         for mention in entities:
             if (mention.type, mention.key) not in scoped:

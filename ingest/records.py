@@ -23,7 +23,6 @@ must not abort the valid records of its batch.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -31,12 +30,13 @@ from pathlib import Path
 from typing import Any
 
 from car_graph.errors import IngestError, InputProblem
+from car_graph.keys import NAME_PATTERN
 
 KNOWN_FIELDS = frozenset(
     {"id", "text", "title", "domain", "kind", "published", "scope", "supersedes", "attributes"}
 )
-# Attribute and entity-type names become property names / values matched in Cypher; keep them plain.
-NAME_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# Attribute and entity-type names become property names / values matched in Cypher; keep them
+# plain: NAME_PATTERN (car_graph.keys, shared with the domain declarations).
 # Limits on what one record may hold. Ids and scope keys are index keys (Neo4j's range index
 # refuses keys over ~8 KB); a line over MAX_LINE_BYTES is almost certainly a broken export.
 MAX_LINE_BYTES = 4 * 2**20

@@ -43,14 +43,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from car_graph.domains import Domain, DomainRegistry, domain_from_mapping
 from car_graph.errors import RulesError
-from car_graph.ingest.records import NAME_PATTERN
+from car_graph.keys import NAME_PATTERN
 
 MATCH_OPS = ("in", "intersects", "equals")
 ORDERS = ("any", "later", "previous")
@@ -218,9 +218,40 @@ def load_rules(path: Path) -> list[Rule]:
     return parse_rules(data, str(path))
 
 
+def domain_rules(domain: Domain) -> list[Rule]:
+    """The rules a domain bundles (its ``rules`` resource); none when it bundles none. A bundled
+    file that is missing or broken is an error, never silently "no rules"."""
+    if domain.rules is None:
+        return []
+    source = str(domain.rules)
+    try:
+        data = yaml.safe_load(domain.rules.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as e:
+        raise RulesError(source, f"cannot read the {domain.name} domain's bundled rules: {e}") from e
+    return parse_rules(data, source)
+
+
 def bundled_rules(domain: str) -> list[Rule]:
-    """The rules shipped for a domain (ingest/rules/<domain>.yaml)."""
-    resource = resources.files("car_graph.ingest") / "rules" / f"{domain}.yaml"
-    if not resource.is_file():
-        raise RulesError(f"rules/{domain}.yaml", "no bundled rules for this domain")
-    return parse_rules(yaml.safe_load(resource.read_text(encoding="utf-8")), f"rules/{domain}.yaml")
+    """The rules an installed domain bundles (``ingest/domains/<name>/rules.yaml`` for a built-in)."""
+    found = DomainRegistry.installed().get(domain)
+    if found is None or found.rules is None:
+        raise RulesError(domain, "no bundled rules for this domain "
+                                 f"(installed domains with rules: {_with_rules()})")
+    return domain_rules(found)
+
+
+def _with_rules() -> str:
+    return ", ".join(d.name for d in DomainRegistry.installed() if d.rules is not None) or "none"
+
+
+def load_domain_file(path: Path | str) -> tuple[Domain | None, list[Rule]]:
+    """A rules/domain YAML file: the domain it declares (None if it declares no entities) and
+    its supersession rules (none if it has no ``rules``)."""
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
+        raise RulesError(str(path), f"cannot read the file: {e}") from e
+    domain = domain_from_mapping(data, str(path))
+    rules = parse_rules(data, str(path)) if data.get("rules") is not None else []
+    return domain, rules

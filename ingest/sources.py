@@ -1,14 +1,34 @@
-"""Input formats accepted by ``car-graph ingest --format``; each yields DocumentRecords."""
+"""Input formats accepted by ``car-graph ingest --format``; each yields DocumentRecords.
+
+``jsonl`` is the generic format (car_graph.ingest.records); every other format is a reader an
+installed domain declares (``Domain.formats``), so the choices grow with the domains installed.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
 
+from car_graph.domains import DomainRegistry
 from car_graph.errors import ConfigError, InputProblem
 from car_graph.ingest.records import DocumentRecord, read_jsonl
 
-FORMATS = ("jsonl", "osv", "openfda-enforcement")
+GENERIC_FORMAT = "jsonl"
+
+
+def format_names() -> tuple[str, ...]:
+    """``jsonl`` and the installed domains' formats (their names, sorted)."""
+    return (GENERIC_FORMAT, *sorted(DomainRegistry.installed().formats()))
+
+
+def format_help() -> str:
+    """One line per format: its name and the first line of its reader's docstring."""
+    readers = DomainRegistry.installed().formats()
+    lines = [f"{GENERIC_FORMAT}: the generic JSON Lines format"]
+    for name in sorted(readers):
+        summary = (readers[name].__doc__ or "").strip().split("\n", 1)[0].rstrip(".").replace("``", "")
+        lines.append(f"{name}: {summary}" if summary else name)
+    return "; ".join(lines) + "."
 
 
 def read_source(
@@ -17,14 +37,9 @@ def read_source(
     """Every valid record of ``path``; bad records go to ``problems`` with file, line and reason."""
     if not path.exists():
         raise ConfigError(f"{path}: no such file or directory")
-    if format == "jsonl":
+    if format == GENERIC_FORMAT:
         return read_jsonl(path, problems)
-    if format == "osv":
-        from car_graph.ingest.security import read_osv
-
-        return iter(read_osv(path, problems))
-    if format == "openfda-enforcement":
-        from car_graph.ingest.drug import read_openfda_enforcement
-
-        return iter(read_openfda_enforcement(path, problems))
-    raise ConfigError(f"unknown format {format!r}; choose from {', '.join(FORMATS)}")
+    reader = DomainRegistry.installed().formats().get(format)
+    if reader is None:
+        raise ConfigError(f"unknown format {format!r}; choose from {', '.join(format_names())}")
+    return iter(reader(path, problems))

@@ -17,12 +17,14 @@ Debian) become one string. Ordering is never hand-rolled:
   are dropped and leading zeros of numeric runs removed (dpkg compares those numerically), so
   the canonical string compares equal to the input under dpkg rules.
 
-A scheme can be named directly or by an OSV ecosystem name ('PyPI', 'Go', 'npm', 'crates.io',
-'Debian:12', ...), see :func:`scheme_for`.
+A scheme can be named directly or by a name a domain's sources use for it (the security domain
+maps OSV ecosystem names such as 'PyPI', 'crates.io' or 'Debian:12'), see :func:`scheme_for`;
+those names are each installed domain's ``version_schemes``.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from functools import cmp_to_key
 from typing import Any
@@ -34,21 +36,15 @@ from packaging.utils import canonicalize_version
 from packaging.version import InvalidVersion
 from packaging.version import Version as PyPIVersion
 
+from car_graph.domains import DomainRegistry
+
 SCHEMES = ("pypi", "go", "npm", "cargo", "debian")
 
-# OSV ecosystem names (and a few names the adapters use) -> scheme. Case-insensitive; a Debian
-# ecosystem may carry a release ("Debian:12").
-_ECOSYSTEMS = {
-    "pypi": "pypi",
-    "go": "go",
-    "npm": "npm",
-    "nodejs": "npm",  # Node.js core releases are semver
-    "crates.io": "cargo",
-    "cargo": "cargo",
-    "rust": "cargo",  # the Rust toolchain (RustSec rust/ advisories) is semver
-    "semver": "cargo",
-    "debian": "debian",
-}
+
+@functools.cache
+def _named_schemes() -> dict[str, str]:
+    """The installed domains' names for schemes (case-folded), read once per process."""
+    return DomainRegistry.installed().version_schemes()
 
 
 class InvalidVersionError(ValueError):
@@ -68,13 +64,17 @@ class UnknownSchemeError(ValueError):
 
 
 def scheme_for(name: str) -> str:
-    """A scheme from a scheme or ecosystem name ('PyPI' -> 'pypi', 'Debian:12' -> 'debian')."""
+    """A scheme from its own name or a name a domain gives it ('PyPI' -> 'pypi',
+    'Debian:12' -> 'debian' through a domain's "debian:*")."""
     key = name.strip().casefold()
-    if key in _ECOSYSTEMS:
-        return _ECOSYSTEMS[key]
+    if key in SCHEMES:
+        return key
+    named = _named_schemes()
+    if key in named:
+        return named[key]
     base = key.split(":", 1)[0]
-    if base in ("debian", "ubuntu"):
-        return "debian"
+    if f"{base}:*" in named:
+        return named[f"{base}:*"]
     raise UnknownSchemeError(name)
 
 

@@ -18,7 +18,7 @@ def embedder():
 
 @pytest.fixture(scope="session")
 def extractor():
-    from car_graph.ingest.entities import EntityExtractor
+    from car_graph.extraction import EntityExtractor
 
     return EntityExtractor(use_statistical=False)
 

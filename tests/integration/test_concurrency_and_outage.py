@@ -28,7 +28,7 @@ from car_graph.cli import main
 from car_graph.client import CarClient
 from car_graph.connection import Target, open_driver, wipe_database
 from car_graph.errors import ServerError, ServerUnavailableError
-from car_graph.ingest.entities import EntityExtractor
+from car_graph.extraction import EntityExtractor
 from car_graph.ingest.pipeline import ingest_records
 from car_graph.ingest.records import parse_record
 from car_graph.ingest.rules import parse_rules

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from car_graph.client import CarClient
-from car_graph.ingest.entities import EntityExtractor
+from car_graph.extraction import EntityExtractor
 from car_graph.ingest.pipeline import ingest_records
 from car_graph.ingest.records import parse_record
 from car_graph.ingest.rules import parse_rules

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from car_graph.client import CarClient
-from car_graph.ingest.domains import load_domain_file
-from car_graph.ingest.entities import EntityExtractor
+from car_graph.ingest.rules import load_domain_file
+from car_graph.extraction import EntityExtractor
 from car_graph.ingest.records import parse_record
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.models]

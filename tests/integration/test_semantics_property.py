@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from car_graph import cypher
-from car_graph.ingest.entities import EntityExtractor
+from car_graph.extraction import EntityExtractor
 from car_graph.ingest.pipeline import ingest_records
 from car_graph.ingest.records import parse_record
 from car_graph.ingest.rules import parse_rules

@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from car_graph.ingest import drug
+from car_graph.ingest.domains.drug import common, corpus, openfda
 from car_graph.ingest.records import parse_record
 from car_graph.ingest.rules import load_rules
 from car_graph import semantics
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "drug"
 SAMPLE = FIXTURES / "openfda_drug_enforcement_sample.json"
-RULES = Path(drug.__file__).parent / "rules" / "drug.yaml"
+RULES = Path(corpus.__file__).parent / "rules.yaml"
 
 def rule_edges(rules, records):
     """(newer, older, rule) triples of the reference semantics."""
@@ -28,41 +28,41 @@ def explicit_edges(records):
 @pytest.fixture(scope="module")
 def loaded(tmp_path_factory):
     raw = tmp_path_factory.mktemp("drug")
-    for name in (drug.NME_FILE, drug.WITHDRAWN_FILE):
+    for name in (common.NME_FILE, common.WITHDRAWN_FILE):
         shutil.copy(FIXTURES / name, raw / name)
-    with zipfile.ZipFile(raw / drug.ENFORCEMENT_FILE, "w") as archive:  # the bulk file's layout
+    with zipfile.ZipFile(raw / common.ENFORCEMENT_FILE, "w") as archive:  # the bulk file's layout
         archive.write(SAMPLE, "drug-enforcement-0001-of-0001.json")
     problems = []
-    records = drug.load_drug(raw, problems)
+    records = corpus.load_drug(raw, problems)
     return {r.id: r for r in records}, problems
 
 
 def test_identifiers():
-    assert drug.application_number("NDA", "22-250") == "NDA022250"
-    assert drug.application_number("NDA", "4-054\xa0\xa0 ") == "NDA004054"
-    assert drug.application_number("BLA", "125-057") == "BLA125057"
-    assert drug.application_number("", "ANDA076543") == "ANDA076543"
-    assert drug.application_number("", "") is None
-    assert drug.normalize_ndc("68391-847-47") == "68391-0847"
-    assert drug.normalize_ndc("0363-0495-66") == "00363-0495"
-    assert drug.normalize_ndc("11822-3644-3") == "11822-3644"
-    assert drug.normalize_ndc("17478-0040-01") == "17478-0040"
-    assert drug.normalize_ndc("55513007430") == "55513-0074"
-    assert drug.normalize_ndc("68391-847") == "68391-0847"
-    assert drug.normalize_ndc("6131435502") is None  # 10 digits: layout unknown
-    assert drug.normalize_ndc("336000-261-10") is None
-    assert drug.ndcs_in_text("... NDC 60505-2901-03 30 tablets; NDC# 0363-0495-66")[0] == [
+    assert common.application_number("NDA", "22-250") == "NDA022250"
+    assert common.application_number("NDA", "4-054\xa0\xa0 ") == "NDA004054"
+    assert common.application_number("BLA", "125-057") == "BLA125057"
+    assert common.application_number("", "ANDA076543") == "ANDA076543"
+    assert common.application_number("", "") is None
+    assert common.normalize_ndc("68391-847-47") == "68391-0847"
+    assert common.normalize_ndc("0363-0495-66") == "00363-0495"
+    assert common.normalize_ndc("11822-3644-3") == "11822-3644"
+    assert common.normalize_ndc("17478-0040-01") == "17478-0040"
+    assert common.normalize_ndc("55513007430") == "55513-0074"
+    assert common.normalize_ndc("68391-847") == "68391-0847"
+    assert common.normalize_ndc("6131435502") is None  # 10 digits: layout unknown
+    assert common.normalize_ndc("336000-261-10") is None
+    assert common.ndcs_in_text("... NDC 60505-2901-03 30 tablets; NDC# 0363-0495-66")[0] == [
         "60505-2901", "00363-0495"]
 
 
 def test_bad_rows_are_reported(loaded):
     docs, problems = loaded
     reasons = {Path(p.source.split("!")[0]).name: p for p in problems}
-    assert set(reasons) == {drug.NME_FILE, drug.WITHDRAWN_FILE, drug.ENFORCEMENT_FILE}
-    assert reasons[drug.NME_FILE].line == 9 and "19x9" in reasons[drug.NME_FILE].reason
-    assert reasons[drug.WITHDRAWN_FILE].line == 7
-    assert reasons[drug.ENFORCEMENT_FILE].line == 4
-    assert "recall_number" in reasons[drug.ENFORCEMENT_FILE].reason
+    assert set(reasons) == {common.NME_FILE, common.WITHDRAWN_FILE, common.ENFORCEMENT_FILE}
+    assert reasons[common.NME_FILE].line == 9 and "19x9" in reasons[common.NME_FILE].reason
+    assert reasons[common.WITHDRAWN_FILE].line == 7
+    assert reasons[common.ENFORCEMENT_FILE].line == 4
+    assert "recall_number" in reasons[common.ENFORCEMENT_FILE].reason
     assert len(problems) == 3
 
 
@@ -103,7 +103,7 @@ def test_recalls(loaded):
     assert ndc.scope["drug"] == ("fexofenadine hydrochloride",)
     whole = [d for d in docs.values() if d.kind == "recall" and not d.attributes["has_openfda"]]
     assert len(whole) == 1 and whole[0].attributes["partial"] is False  # "All lots within expiry"
-    assert len(ndc.text) <= drug.RECALL_TEXT_LIMIT
+    assert len(ndc.text) <= common.RECALL_TEXT_LIMIT
 
 
 def test_rules_link_withdrawals_and_recalls(loaded):
@@ -123,16 +123,16 @@ def test_rules_link_withdrawals_and_recalls(loaded):
     assert not any(n.startswith("withdrawal:astemizole:1987") for n, _, _ in e)
     assert ("recall:D-0591-2021", "fda-approval:NDA205836:brivaracetam",
             "recall_of_approved_product") in e
-    report = drug.recall_link_report(docs.values())
+    report = corpus.recall_link_report(docs.values())
     assert report == {"recalls": 3, "with_ndc": 2, "linked": 1, "application_not_nda_or_bla": 1,
                       "no_openfda_block": 1, "ndc_only_links": 0}
 
 
 def test_read_openfda_enforcement_json_and_round_trip(loaded):
     problems = []
-    records = drug.read_openfda_enforcement(SAMPLE, problems)
+    records = openfda.read_openfda_enforcement(SAMPLE, problems)
     assert len(records) == 3 and len(problems) == 1
-    assert len(drug.read_openfda_enforcement(SAMPLE, [], max_records=1)) == 1
+    assert len(openfda.read_openfda_enforcement(SAMPLE, [], max_records=1)) == 1
     docs, _ = loaded
     for record in docs.values():
         assert parse_record(json.loads(json.dumps(record.to_json()))) == record
@@ -152,4 +152,4 @@ def test_read_openfda_enforcement_json_and_round_trip(loaded):
     ],
 )
 def test_recall_partial_reading(code_info, partial):
-    assert drug.recall_is_partial({"code_info": code_info}) is partial
+    assert openfda.recall_is_partial({"code_info": code_info}) is partial

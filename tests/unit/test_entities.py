@@ -8,17 +8,10 @@ import time
 
 import pytest
 
-from car_graph.ingest.entities import (
-    EntityExtractor,
-    EntityMention,
-    find_identifiers,
-    fulltext_query,
-    fuzzy_query,
-    lucene_escape,
-    question_terms,
-)
-from car_graph.ingest.domains.drug import normalize_application, normalize_ndc
-from car_graph.ingest.keys import package_key
+from car_graph.extraction import EntityExtractor, EntityMention, find_identifiers
+from car_graph.ingest.domains.drug.entities import normalize_application, normalize_ndc
+from car_graph.ingest.domains.security.ecosystems import package_key
+from car_graph.linking import fulltext_query, fuzzy_query, lucene_escape, question_terms
 
 # The stack.md section 4 sample: 15 entities the default tokenizer alone only finds 11 of.
 SAMPLE = (
@@ -57,7 +50,7 @@ def triples(mentions: list[EntityMention]) -> set[tuple[str, str, str]]:
 
 
 def test_import_does_not_load_spacy() -> None:
-    code = "import sys, car_graph.ingest.entities; print('spacy' in sys.modules)"
+    code = "import sys, car_graph.extraction, car_graph.linking; print('spacy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

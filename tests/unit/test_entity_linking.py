@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from car_graph.ingest.domains.drug import SALTS
+from car_graph.ingest.domains.drug.entities import SALTS
 from car_graph.linking import (
     LinkingSettings,
     covering,

@@ -17,9 +17,9 @@ from car_graph_benchmarks.links import (
     security_links,
     source_links,
 )
-from car_graph.ingest.drug import load_drug
+from car_graph.ingest.domains.drug.corpus import load_drug
 from car_graph.ingest.records import DocumentRecord, SupersedesRef
-from car_graph.ingest.security import load_security
+from car_graph.ingest.domains.security.corpus import load_security
 
 
 def _write(path: Path, rows: list[dict]) -> None:

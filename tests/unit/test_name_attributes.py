@@ -8,7 +8,7 @@ import json
 import pytest
 
 from car_graph.errors import RulesError
-from car_graph.ingest.domains import (
+from car_graph.domains import (
     DomainRegistry,
     domain_from_json,
     domain_from_mapping,
@@ -55,7 +55,7 @@ def test_malformed_name_attributes_are_refused_with_the_reason(value, reason) ->
 
 
 def test_the_drug_domain_names_brands_but_never_scopes_them() -> None:
-    registry = DomainRegistry.builtin()
+    registry = DomainRegistry.installed()
     assert registry.names_of_attributes({"trademark": "Eliquis"}) == [("brand", "eliquis", "Eliquis")]
     assert registry.name_spec("brand") is not None
     assert "brand" not in registry.identifier_types

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from car_graph.errors import InputProblem, RulesError
 from car_graph.ingest import versions
-from car_graph.ingest.domains import domain_from_mapping
+from car_graph.domains import domain_from_mapping
 from car_graph.ingest.pipeline import canonicalize_versions
 from car_graph.ingest.records import DocumentRecord, parse_date, parse_lines, parse_record
 from car_graph.ingest.rules import parse_rules

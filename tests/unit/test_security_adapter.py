@@ -5,19 +5,19 @@ from pathlib import Path
 import pytest
 
 from car_graph.errors import IngestError
-from car_graph.ingest import security
+from car_graph.ingest.domains.security import common, corpus, osv, releases
 from car_graph.semantics import rule_edges
 from car_graph.ingest.records import parse_record
 from car_graph.ingest.rules import load_rules
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "security"
-RULES = Path(security.__file__).parent / "rules" / "security.yaml"
+RULES = Path(corpus.__file__).parent / "rules.yaml"
 
 
 @pytest.fixture(scope="module")
 def loaded():
     problems = []
-    records = security.load_security(FIXTURES, problems)
+    records = corpus.load_security(FIXTURES, problems)
     return {r.id: r for r in records}, problems
 
 
@@ -49,14 +49,14 @@ def test_osv_advisory_fields(loaded):
     assert adv.attributes["ecosystem"] == "PyPI"
     assert adv.published == date(2023, 11, 2)
     assert adv.title.startswith("PYSEC-2023-222: ")
-    assert len(adv.text) <= security.ADVISORY_TEXT_LIMIT + 10
+    assert len(adv.text) <= common.ADVISORY_TEXT_LIMIT + 10
 
 
 def test_unparsable_fixed_version_is_kept_out_but_not_lost(loaded):
     docs, _ = loaded
     assert docs["PYSEC-2019-125"].attributes["fixed_versions"] == []
     assert any(w[0] == "PYSEC-2019-125" and w[1] == "2019-09-12"
-               for w in security.LAST_VERSION_WARNINGS)
+               for w in corpus.LAST_VERSION_WARNINGS)
 
 
 def test_withdrawn_and_go_date_proxies(loaded):
@@ -125,7 +125,7 @@ def test_rules_file_parses_and_links_the_right_pairs(loaded):
     # never across packages: Go releases do not fix module advisories, pillow fixes no Django
     assert not any(o == "GO-2020-0001" for _, o, _ in edges)
     assert not any(n.startswith("debian-changelog:pillow") for n, _, _ in edges)
-    stats = security.security_stats(list(docs.values()), rules)
+    stats = corpus.security_stats(list(docs.values()), rules)
     assert stats["advisories_with_controlling_release"] >= 3
 
 
@@ -139,7 +139,7 @@ def test_read_osv_file_directory_and_jsonl(tmp_path):
     lines = (FIXTURES / "govulndb_osv.jsonl").read_text(encoding="utf-8").splitlines()
     one = tmp_path / "GO-2023-2102.json"
     one.write_text(json.dumps(json.loads(lines[0]), indent=2), encoding="utf-8")
-    assert [r.id for r in security.read_osv(one)] == ["GO-2023-2102"]
+    assert [r.id for r in osv.read_osv(one)] == ["GO-2023-2102"]
     folder = tmp_path / "osv"
     folder.mkdir()
     for line in lines:
@@ -147,20 +147,20 @@ def test_read_osv_file_directory_and_jsonl(tmp_path):
         (folder / f"{obj['id']}.json").write_text(json.dumps(obj), encoding="utf-8")
     (folder / "broken.json").write_text("{not json", encoding="utf-8")
     problems = []
-    records = security.read_osv(folder, problems)
+    records = osv.read_osv(folder, problems)
     assert {r.id for r in records} == {"GO-2023-2102", "GO-2022-0617", "GO-2020-0001"}
     assert len(problems) == 1 and problems[0].source.endswith("broken.json")
     problems = []
-    records = security.read_osv(FIXTURES / "pypa_advisories.jsonl", problems)
+    records = osv.read_osv(FIXTURES / "pypa_advisories.jsonl", problems)
     assert len(records) == 4 and [p.line for p in problems] == [5, 6]
     with pytest.raises(IngestError):
-        security.read_osv(FIXTURES / "pypa_advisories.jsonl")
+        osv.read_osv(FIXTURES / "pypa_advisories.jsonl")
 
 
 def test_trim_and_excerpt_caps():
     long = ("word " * 1000).strip()
-    assert len(security.trim(long, 2000)) <= 2010
+    assert len(common.trim(long, 2000)) <= 2010
     raw = "=====\nTitle release notes\n=====\n\n*May 1, 2020*\n\nIntro.\n\n" + "\n\n".join(
         f"Section {i}\n=========\n\n" + "text " * 200 for i in range(10)
     )
-    assert len(security.django_excerpt(raw)) <= security.RELEASE_TEXT_LIMIT + 10
+    assert len(releases.django_excerpt(raw)) <= common.RELEASE_TEXT_LIMIT + 10

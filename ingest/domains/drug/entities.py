@@ -1,7 +1,7 @@
 """The drug domain's entities: NDC product codes and FDA application numbers (identifiers),
 drug names (names whose salt and dosage-form words qualify without identifying).
 
-Keys are the drug adapter's (ingest/drug.py): a package NDC, a product NDC and any 4-4-2 / 5-3-2 /
+Keys are the drug adapters' (common.py): a package NDC, a product NDC and any 4-4-2 / 5-3-2 /
 5-4-1 / 5-4-2 spelling meet on one product-level key; "NDA 21-436", "NDA021436" and "N021436"
 meet on "nda021436".
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from car_graph.ingest.domains import Domain, IdentifierSpec, NameSpec
-from car_graph.ingest.keys import normalize_key
+from car_graph.domains import IdentifierSpec, NameSpec
+from car_graph.keys import normalize_key
 
 # NDC segment lengths FDA uses: (labeler, product, package) and product-only (labeler, product)
 _NDC_LAYOUTS = {(4, 4, 2), (5, 3, 2), (5, 4, 1), (5, 4, 2)}
@@ -79,31 +79,27 @@ def _application_key(text: str) -> str | None:
     return normalize_application(text) or normalize_key(text)
 
 
-DOMAIN = Domain(
-    name="drug",
-    identifiers=(
-        IdentifierSpec("ndc", rf"(?<![\w-])(?:{_NDC_HYPHEN})(?![\w-])", key=normalize_ndc),
-        # after an "NDC" label also 11 bare digits and product-only forms ("NDC 0002-3227")
-        IdentifierSpec(
-            "ndc",
-            r"\bNDC\s*(?:#|No\.?|Numbers?|s)?\s*[:#]?\s*"
-            r"(\d{4,5}[- ]\d{3,4}(?:[- ]\d{1,2})?|\d{10,11})(?![\w-])",
-            group=1, key=normalize_ndc,
-        ),
-        IdentifierSpec(
-            "fda_application",
-            r"\b(?:ANDA|NDA|BLA)\s*(?:#|No\.?|Number|:)?\s*(?:\d{6}|\d{2}-\d{3}|\d{5})(?![\w-])",
-            key=_application_key, partial=True,
-        ),
+IDENTIFIERS = (
+    IdentifierSpec("ndc", rf"(?<![\w-])(?:{_NDC_HYPHEN})(?![\w-])", key=normalize_ndc),
+    # after an "NDC" label also 11 bare digits and product-only forms ("NDC 0002-3227")
+    IdentifierSpec(
+        "ndc",
+        r"\bNDC\s*(?:#|No\.?|Numbers?|s)?\s*[:#]?\s*"
+        r"(\d{4,5}[- ]\d{3,4}(?:[- ]\d{1,2})?|\d{10,11})(?![\w-])",
+        group=1, key=normalize_ndc,
     ),
-    names=(
-        NameSpec("drug", qualifiers=SALTS | DOSAGE_FORMS, mentions=True),
-        # brands are no scope (a withdrawal names the molecule), but people ask by brand
-        NameSpec("brand", qualifiers=SALTS | DOSAGE_FORMS),
+    IdentifierSpec(
+        "fda_application",
+        r"\b(?:ANDA|NDA|BLA)\s*(?:#|No\.?|Number|:)?\s*(?:\d{6}|\d{2}-\d{3}|\d{5})(?![\w-])",
+        key=_application_key, partial=True,
     ),
-    identifier_attributes={"application_number": "fda_application", "unii": "unii"},
-    # the spellings openFDA, Drugs@FDA and the NME list use for a product's brand
-    name_attributes={"trademark": "brand", "brand_name": "brand", "brand_names": "brand",
-                     "proprietary_name": "brand", "trade_name": "brand"},
-    description="drug approvals, market withdrawals and recalls",
 )
+NAMES = (
+    NameSpec("drug", qualifiers=SALTS | DOSAGE_FORMS, mentions=True),
+    # brands are no scope (a withdrawal names the molecule), but people ask by brand
+    NameSpec("brand", qualifiers=SALTS | DOSAGE_FORMS),
+)
+IDENTIFIER_ATTRIBUTES = {"application_number": "fda_application", "unii": "unii"}
+# the spellings openFDA, Drugs@FDA and the NME list use for a product's brand
+NAME_ATTRIBUTES = {"trademark": "brand", "brand_name": "brand", "brand_names": "brand",
+                   "proprietary_name": "brand", "trade_name": "brand"}

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from car_graph.ingest.domains import Domain, IdentifierSpec, NameSpec
-from car_graph.ingest.keys import normalize_key
+from car_graph.domains import IdentifierSpec, NameSpec
+from car_graph.keys import normalize_key
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.language import Language
@@ -119,16 +119,11 @@ def add_case_matcher(nlp: Language) -> str:
     return CASES_KEY
 
 
-DOMAIN = Domain(
-    name="law",
-    identifiers=(
-        IdentifierSpec(
-            "us_reports", r"(?<![\w.,])\d{1,3}\s+U\.?\s?S\.?\s+(?:\d{1,4}|_{3,})(?![\w])",
-            key=us_reports_key,
-        ),
+IDENTIFIERS = (
+    IdentifierSpec(
+        "us_reports", r"(?<![\w.,])\d{1,3}\s+U\.?\s?S\.?\s+(?:\d{1,4}|_{3,})(?![\w])",
+        key=us_reports_key,
     ),
-    names=(NameSpec("case", mentions=True),),
-    identifier_attributes={"citation": None, "docket": "docket"},
-    components=(add_case_matcher,),
-    description="court decisions and the decisions that overrule them",
 )
+NAMES = (NameSpec("case", mentions=True),)
+IDENTIFIER_ATTRIBUTES = {"citation": None, "docket": "docket"}

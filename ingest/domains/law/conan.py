@@ -1,4 +1,4 @@
-"""Law adapter: the CONAN table of Supreme Court decisions overruled by later decisions.
+"""Law corpus: the CONAN table of Supreme Court decisions overruled by later decisions.
 
 Input: ``conan_overruled_pairs.jsonl`` (one line per (overruled, overruling) pair, split from the
 Congress.gov CSV beside it). Output: one ``decision`` document per decision (domain ``law``) and
@@ -23,7 +23,7 @@ Scope
     ``case``: the decision's own name(s); an overruling decision also carries the names of the
     decisions it overrules, so the overruled case's entity reaches its overruling decisions.
 
-Supersession: explicit edges only (``rules/law.yaml`` has no rules). A rule keyed on the shared
+Supersession: explicit edges only (the domain's ``rules.yaml`` has no rules). A rule keyed on the shared
 ``case`` entity would be wrong here: two decisions that overrule the same case share its key
 and would supersede each other, and homonymous case names would link unrelated decisions.
 The table's rows are exact, so each becomes one edge: effective on the overruling decision's
@@ -50,7 +50,7 @@ from typing import Any
 from car_graph.errors import InputProblem
 from car_graph.ingest.records import DocumentRecord, SupersedesRef, report_problem
 
-DOMAIN = "law"
+NAME = "law"  # the ``domain`` of every record the adapter writes
 PAIRS_FILE = "conan_overruled_pairs.jsonl"
 
 _US_REPORTS = (
@@ -278,7 +278,7 @@ def _record(d: _Decision, decisions: Mapping[str, _Decision]) -> DocumentRecord:
         id=d.id,
         text=" ".join(parts),
         title=d.name,
-        domain=DOMAIN,
+        domain=NAME,
         kind="decision",
         published=d.published,
         scope={"case": tuple(dict.fromkeys(names + overruled_names))},
@@ -308,4 +308,4 @@ def law_stats(records: list[DocumentRecord]) -> dict[str, Any]:
     }
 
 
-__all__ = ["DOMAIN", "PAIRS_FILE", "law_stats", "load_law", "parse_case", "read_conan_pairs"]
+__all__ = ["NAME", "PAIRS_FILE", "law_stats", "load_law", "parse_case", "read_conan_pairs"]

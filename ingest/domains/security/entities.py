@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from car_graph.ingest.domains import Domain, IdentifierSpec, NameSpec, after_colon
-from car_graph.ingest.keys import normalize_key
+from car_graph.domains import IdentifierSpec, NameSpec, after_colon
+from car_graph.keys import normalize_key
 
 # Advisory ids: a URL path before them is fine (".../detail/CVE-2021-44228"); glued words are not.
 _LID = r"(?<![\w-])"
@@ -53,20 +53,16 @@ def package_version_key(text: str) -> str | None:
     return f"{normalize_key(m.group(1))}@{version_key(m.group(2))}"
 
 
-DOMAIN = Domain(
-    name="security",
-    identifiers=(
-        IdentifierSpec("cve", rf"{_LID}(?i:CVE-\d{{4}}-\d{{4,7}}){_RID}", partial=True),
-        IdentifierSpec("ghsa", rf"{_LID}(?i:GHSA(?:-[23456789cfghjmpqrvwx]{{4}}){{3}}){_RID}"),
-        IdentifierSpec("pysec", rf"{_LID}(?i:PYSEC-\d{{4}}-\d{{1,7}}){_RID}", partial=True),
-        IdentifierSpec("go_vuln", rf"{_LID}(?i:GO-\d{{4}}-\d{{4,7}}){_RID}", partial=True),
-        IdentifierSpec("rustsec", rf"{_LID}(?i:RUSTSEC-\d{{4}}-\d{{4,7}}){_RID}", partial=True),
-        IdentifierSpec("package_version", rf"{_L}{PKG_NAME}(?:@|==){VERSION}{_R}",
-                       key=package_version_key, identifies_documents=False),
-        IdentifierSpec("version", rf"{_L}{_BARE_VERSION}{_R}", key=version_key,
-                       identifies_documents=False),
-    ),
-    names=(NameSpec("package", display=after_colon, display_name="after_colon"),),
-    identifier_attributes={"aliases": None, "cve": "cve", "cve_ids": "cve", "ghsa": "ghsa"},
-    description="software advisories, releases and changelogs",
+IDENTIFIERS = (
+    IdentifierSpec("cve", rf"{_LID}(?i:CVE-\d{{4}}-\d{{4,7}}){_RID}", partial=True),
+    IdentifierSpec("ghsa", rf"{_LID}(?i:GHSA(?:-[23456789cfghjmpqrvwx]{{4}}){{3}}){_RID}"),
+    IdentifierSpec("pysec", rf"{_LID}(?i:PYSEC-\d{{4}}-\d{{1,7}}){_RID}", partial=True),
+    IdentifierSpec("go_vuln", rf"{_LID}(?i:GO-\d{{4}}-\d{{4,7}}){_RID}", partial=True),
+    IdentifierSpec("rustsec", rf"{_LID}(?i:RUSTSEC-\d{{4}}-\d{{4,7}}){_RID}", partial=True),
+    IdentifierSpec("package_version", rf"{_L}{PKG_NAME}(?:@|==){VERSION}{_R}",
+                   key=package_version_key, identifies_documents=False),
+    IdentifierSpec("version", rf"{_L}{_BARE_VERSION}{_R}", key=version_key,
+                   identifies_documents=False),
 )
+NAMES = (NameSpec("package", display=after_colon, display_name="after_colon"),)
+IDENTIFIER_ATTRIBUTES = {"aliases": None, "cve": "cve", "cve_ids": "cve", "ghsa": "ghsa"}
