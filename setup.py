@@ -12,6 +12,7 @@ LISTED = [
     "car_graph", "car_graph.adapters", "car_graph.queries", "car_graph.graph_schema",
     # data folders
     "car_graph.resources", "car_graph.resources.sample", "car_graph.queries.analyst",
+    "car_graph.queries.fragments",
 ]
 # ingest/ is car_graph.ingest (pyproject's package-dir); every folder below it is a subpackage,
 # data-only ones included, caches excluded

@@ -15,6 +15,22 @@ with its parameter ``$p`` bound to the including statement's variable ``v``. que
 hands anchors.cypher's rows to closure.cypher that way -- one round trip instead of two
 statements in a transaction -- while both parts stay files of their own (``hybrid`` runs
 anchors alone, ``explain`` closure alone), so nothing is written twice.
+
+A statement may also use **fragments**: ``@NAME(slot: value, ...)`` anywhere in its code stands
+for the expression in ``queries/fragments/NAME.cypher`` with each slot replaced by the value
+bound to it -- a variable (``d``), a parameter (``$as_of``), ``null`` or a call such as
+``date()`` or ``startNode(h)``. The fragments are the supersession semantics of
+car_graph/semantics.py, each written once ("edge in force on a date", "document visible",
+"voided", the status CASE, ...), so closure, explain, label_status and the analyst queries
+cannot drift apart. A fragment's header declares its ``slots:`` (each with its type),
+``locals:`` (the variables it binds itself), ``params:`` and ``returns:``; its body is one
+expression and may use other fragments. Expansion is exact: a slot is replaced only as a whole
+word (not after ``.``, ``$`` or ``:``, nor inside strings and comments); every slot must be
+bound and only declared slots may be; an unknown fragment, a fragment cycle, or a fragment local
+that would capture a variable of the including text is a BadIncludeError when the statement is
+loaded. The expansion is parenthesised unless it is one group already, so ``NOT @voided(...)``
+means what it says. ``car-graph query NAME --show`` prints the expanded statement, one
+statement to paste into Neo4j Browser.
 """
 
 from __future__ import annotations
@@ -33,10 +49,25 @@ from car_graph.errors import BadIncludeError, UnknownQueryError
 QUERY_PACKAGE = "car_graph.queries"
 SCHEMA_PACKAGE = "car_graph.graph_schema"
 ANALYST_FOLDER = "analyst"
+FRAGMENT_FOLDER = "fragments"
 _NAME_PART = re.compile(r"[a-z0-9_]+")
 _DECLARED = re.compile(r"\$(\w+)\s+([^,$]*)")
 _INCLUDE = re.compile(r"^[ \t]*//@include[ \t]+([a-z0-9_]+)((?:[ \t]+\$\w+=\w+)*)[ \t]*$", re.MULTILINE)
 _BINDING = re.compile(r"\$(\w+)=(\w+)")
+# Fragments: a use is ``@name(`` up to its balanced ``)`` on the same line.
+_FRAGMENT_USE = re.compile(r"@([a-z][a-z0-9_]*)\(")
+_IDENTIFIER = r"[A-Za-z_]\w*"
+_SLOT_BINDING = re.compile(rf"\s*({_IDENTIFIER})\s*:\s*(.*?)\s*", re.DOTALL)
+# what a slot may be bound to: a variable, a parameter, null, or a call with simple arguments
+_SLOT_VALUE = re.compile(rf"\$?{_IDENTIFIER}(?:\([^()]*\))?")
+_STRING = r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\""
+_STRING_OR_COMMENT = rf"{_STRING}|//[^\n]*"
+# a word used as a variable: not a property key (.x), parameter ($x), label (:X) or function (x()
+_VARIABLE_WORD = re.compile(rf"{_STRING_OR_COMMENT}|(?<![\w.$:])({_IDENTIFIER})(?![\w(])")
+# variables a pattern binds or reads: (x), (x:Label), [x:TYPE], (x {...})
+_PATTERN_VARIABLE = re.compile(
+    rf"(?<!\w)[(\[][ \t]*(?!(?:EXISTS|COUNT|COLLECT|CASE|NOT)\b)({_IDENTIFIER})[ \t]*(?=[:)\]{{])")
+_TOP_LEVEL_OPERATOR = re.compile(r"\b(?:AND|OR|XOR|IS|IN|STARTS|ENDS|CONTAINS)\b|[=<>+\-*/%^]")
 
 
 @dataclass(frozen=True)
@@ -46,6 +77,22 @@ class DeclaredParameter:
     name: str
     type: str
     optional: bool   # declared ``|null``: absent means null
+
+
+@dataclass(frozen=True)
+class Fragment:
+    """One expression of ``queries/fragments/NAME.cypher``, used as ``@NAME(slot: value, ...)``."""
+
+    name: str
+    slots: dict[str, str]              # slot -> its declared type, in header order
+    local_variables: tuple[str, ...]   # variables the fragment binds itself (in its subqueries)
+    parameters: dict[str, DeclaredParameter]
+    body: str                          # the expression, header removed
+    first_line: int                    # the body's first line in the file (for messages)
+
+    @property
+    def origin(self) -> str:
+        return f"{FRAGMENT_FOLDER}/{self.name}.cypher"
 
 
 def _names(package: str, folder: str | None = None) -> list[str]:
@@ -70,10 +117,17 @@ def analyst_names() -> list[str]:
     return _names(QUERY_PACKAGE, ANALYST_FOLDER)
 
 
+def fragment_names(package: str = QUERY_PACKAGE) -> list[str]:
+    """The fragments, ``queries/fragments/*.cypher``, by their bare names (``voided``)."""
+    return [n.split("/", 1)[1] for n in _names(package, FRAGMENT_FOLDER)]
+
+
 def _resource(name: str, package: str) -> Traversable:
     parts = name.split("/")
-    # Names are identifiers, never paths: no '..', no absolute names, at most one folder.
-    if len(parts) > 2 or not all(_NAME_PART.fullmatch(part) for part in parts):
+    # Names are identifiers, never paths: no '..', no absolute names, at most one folder; a
+    # fragment is an expression, not a statement to load.
+    if (len(parts) > 2 or not all(_NAME_PART.fullmatch(part) for part in parts)
+            or (len(parts) == 2 and parts[0] == FRAGMENT_FOLDER)):
         raise UnknownQueryError(name)
     return resources.files(package).joinpath(*parts[:-1], f"{parts[-1]}.cypher")
 
@@ -85,12 +139,13 @@ def schema_names() -> list[str]:
 
 @functools.cache
 def text(name: str, package: str = QUERY_PACKAGE) -> str:
-    """The text of one statement, header comments included, ``//@include`` lines expanded."""
-    return _expand(raw_text(name, package), package, (name,))
+    """The text of one statement, header comments included, ``//@include`` lines and
+    ``@fragment(...)`` uses expanded."""
+    return _expand(_with_fragments(raw_text(name, package), f"{name}.cypher", package), package, (name,))
 
 
 def raw_text(name: str, package: str = QUERY_PACKAGE) -> str:
-    """The file as written (``//@include`` lines not expanded)."""
+    """The file as written (``//@include`` lines and fragment uses not expanded)."""
     resource = _resource(name, package)
     if not resource.is_file():
         raise UnknownQueryError(name)
@@ -108,7 +163,8 @@ def _expand(body: str, package: str, seen: tuple[str, ...]) -> str:
         name = match.group(1)
         if name in seen:
             raise BadIncludeError(f"{' -> '.join((*seen, name))}: an include cycle")
-        included = _expand(raw_text(name, package), package, (*seen, name)).rstrip("\n")
+        source = _with_fragments(raw_text(name, package), f"{name}.cypher", package)
+        included = _expand(source, package, (*seen, name)).rstrip("\n")
         for parameter, variable in _BINDING.findall(match.group(2)):
             if not re.search(rf"\${parameter}\b", included):
                 raise BadIncludeError(f"{seen[-1]}: {name} has no parameter ${parameter} to bind")
@@ -116,6 +172,297 @@ def _expand(body: str, package: str, seen: tuple[str, ...]) -> str:
         return included
 
     return _INCLUDE.sub(include, body)
+
+
+# --------------------------------------------------------------------------- fragments
+
+
+def _header_sections(lines: list[str]) -> dict[str, str]:
+    """``key: value`` sections of a comment header (a section runs until the next key)."""
+    sections: dict[str, str] = {}
+    key = None
+    for line in lines:
+        found = re.match(r"([A-Za-z]+):(.*)", line)
+        if found and found.group(1).lower() in {"fragment", "slots", "locals", "params", "returns"}:
+            key = found.group(1).lower()
+            sections[key] = found.group(2).strip()
+        elif key:
+            sections[key] += " " + line
+    return sections
+
+
+@functools.cache
+def fragment(name: str, package: str = QUERY_PACKAGE) -> Fragment:
+    """The fragment ``queries/fragments/NAME.cypher``, its header parsed and its body checked."""
+    if not _NAME_PART.fullmatch(name):
+        raise UnknownQueryError(f"{FRAGMENT_FOLDER}/{name}")
+    resource = resources.files(package).joinpath(FRAGMENT_FOLDER, f"{name}.cypher")
+    if not resource.is_file():
+        raise UnknownQueryError(f"{FRAGMENT_FOLDER}/{name}")
+    origin = f"{FRAGMENT_FOLDER}/{name}.cypher"
+    lines = resource.read_text(encoding="utf-8").splitlines()
+    count = next((i for i, line in enumerate(lines) if not line.startswith("//")), len(lines))
+    slots, local_variables, parameters = _fragment_header(origin, [x[2:].strip() for x in lines[:count]])
+    body, first_line = _fragment_body(origin, lines, count)
+    undeclared = sorted(set(_pattern_variables(body, origin, first_line))
+                        - set(slots) - set(local_variables))
+    if undeclared:
+        raise BadIncludeError(f"{origin}: pattern variable(s) {', '.join(undeclared)} are neither "
+                              f"slots nor declared in locals:")
+    return Fragment(name, slots, local_variables, parameters, body, first_line)
+
+
+def _fragment_header(origin: str, header: list[str]
+                     ) -> tuple[dict[str, str], tuple[str, ...], dict[str, DeclaredParameter]]:
+    """(slots with their types, local variables, parameters) of a fragment's header."""
+    sections = _header_sections(header)
+    missing = [key for key in ("slots", "locals", "params", "returns") if key not in sections]
+    if missing:
+        raise BadIncludeError(f"{origin}: the header lacks {', '.join(k + ':' for k in missing)}")
+    slots = {}
+    for entry in (e.strip() for e in sections["slots"].split(",")):
+        if entry in ("", "(none)"):
+            continue
+        slot, _, kind = entry.partition(" ")
+        if not re.fullmatch(_IDENTIFIER, slot) or not kind.strip():
+            raise BadIncludeError(f"{origin}: slot entry {entry!r} is not 'name type'")
+        slots[slot] = kind.strip()
+    local_variables = tuple(
+        v for v in (e.strip() for e in sections["locals"].split(",")) if v not in ("", "(none)"))
+    for variable in local_variables:
+        if not re.fullmatch(_IDENTIFIER, variable) or variable in slots:
+            raise BadIncludeError(f"{origin}: local {variable!r} is not a name of its own")
+    parameters = {
+        m.group(1): DeclaredParameter(m.group(1), (m.group(2).split() or ["any"])[0],
+                                      "|null" in m.group(2))
+        for m in _DECLARED.finditer(sections["params"])
+    }
+    return slots, local_variables, parameters
+
+
+def _fragment_body(origin: str, lines: list[str], start: int) -> tuple[str, int]:
+    """The expression after the header and its first line number; it is inserted into the
+    middle of a line, so no comment may follow code on a line nor end it."""
+    while start < len(lines) and not lines[start].strip():
+        start += 1
+    body_lines = lines[start:]
+    while body_lines and not body_lines[-1].strip():
+        body_lines.pop()
+    if not body_lines:
+        raise BadIncludeError(f"{origin}: no expression after the header")
+    for number, line in enumerate(body_lines, start=start + 1):
+        if line.lstrip().startswith("//"):
+            continue
+        code = re.sub(_STRING, "''", line)
+        if "//" in code:
+            raise BadIncludeError(f"{origin}:{number}: a comment after code; put it on a line of its own")
+        if ";" in code:
+            raise BadIncludeError(f"{origin}:{number}: a fragment is one expression, no ';'")
+    if body_lines[-1].lstrip().startswith("//"):
+        raise BadIncludeError(f"{origin}: the expression must end with code, not a comment")
+    return "\n".join(body_lines), start + 1
+
+
+def _closing_parenthesis(line: str, opening: int) -> int | None:
+    """The index of the ``)`` matching ``line[opening]``, skipping string literals."""
+    depth, i = 0, opening
+    while i < len(line):
+        char = line[i]
+        if char in "'\"":
+            end = re.match(rf"{char}(?:[^{char}\\]|\\.)*{char}", line[i:])
+            i += len(end.group(0)) if end else 1
+            continue
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return None
+
+
+def _split_arguments(arguments: str) -> list[str]:
+    """``slot: value`` pieces of a use's argument list, split at the top-level commas."""
+    parts: list[str] = []
+    depth = start = 0
+    for i, char in enumerate(arguments):
+        depth += char in "([{"
+        depth -= char in ")]}"
+        if char == "," and depth == 0:
+            parts.append(arguments[start:i])
+            start = i + 1
+    parts.append(arguments[start:])
+    return [] if len(parts) == 1 and not parts[0].strip() else parts
+
+
+@dataclass(frozen=True)
+class _Use:
+    name: str
+    start: int           # index of '@'
+    end: int             # index after ')'
+    bindings: dict[str, str]
+
+
+def _uses(line: str, where: str) -> list[_Use]:
+    """The fragment uses on one line of code, left to right (none inside string literals)."""
+    found: list[_Use] = []
+    position = 0
+    masked = re.sub(_STRING, lambda m: "'" + " " * (len(m.group(0)) - 2) + "'", line)
+    while (match := _FRAGMENT_USE.search(masked, position)) is not None:
+        closing = _closing_parenthesis(line, match.end() - 1)
+        if closing is None:
+            raise BadIncludeError(f"{where}: @{match.group(1)}( is not closed on its line")
+        bindings: dict[str, str] = {}
+        for argument in _split_arguments(line[match.end():closing]):
+            pair = _SLOT_BINDING.fullmatch(argument)
+            if pair is None or not _SLOT_VALUE.fullmatch(pair.group(2)):
+                raise BadIncludeError(
+                    f"{where}: @{match.group(1)}: {argument.strip()!r} is not 'slot: value' (a "
+                    f"variable, $parameter, null or call)")
+            if pair.group(1) in bindings:
+                raise BadIncludeError(f"{where}: @{match.group(1)} binds slot {pair.group(1)} twice")
+            bindings[pair.group(1)] = pair.group(2)
+        found.append(_Use(match.group(1), match.start(), closing + 1, bindings))
+        position = closing + 1
+    return found
+
+
+def _without_uses(code: str, origin: str = "", first_line: int = 1) -> str:
+    """The code with each fragment use replaced by the values it binds (what it reads of the
+    including text)."""
+    out: list[str] = []
+    for number, line in enumerate(code.split("\n"), start=first_line):
+        if line.lstrip().startswith("//") or "@" not in line:
+            out.append(line)
+            continue
+        pieces: list[str] = []
+        position = 0
+        for use in _uses(line, f"{origin}:{number}"):
+            pieces += [line[position:use.start], " ", " ".join(use.bindings.values()), " "]
+            position = use.end
+        out.append("".join([*pieces, line[position:]]))
+    return "\n".join(out)
+
+
+def _pattern_variables(code: str, origin: str, first_line: int) -> list[str]:
+    """The variables the code's patterns bind or read (fragment uses count by their values)."""
+    plain = re.sub(_STRING_OR_COMMENT, "''", _without_uses(code, origin, first_line))
+    return _PATTERN_VARIABLE.findall(plain)
+
+
+def _variables(code: str, origin: str, first_line: int) -> set[str]:
+    """The words the code uses as variables (fragment uses count by the values they bind)."""
+    return {m.group(1) for m in _VARIABLE_WORD.finditer(_without_uses(code, origin, first_line))
+            if m.group(1)}
+
+
+def _fragment_locals(name: str, package: str, seen: tuple[str, ...] = ()) -> set[str]:
+    """A fragment's own local variables and those of every fragment it uses, transitively."""
+    if name in seen:
+        return set()
+    used = fragment(name, package)
+    found = set(used.local_variables)
+    for line in used.body.split("\n"):
+        if not line.lstrip().startswith("//"):
+            for use in _uses(line, used.origin):
+                found |= _fragment_locals(use.name, package, (*seen, name))
+    return found
+
+
+def _with_fragments(code: str, origin: str, package: str, stack: tuple[str, ...] = (),
+                    first_line: int = 1) -> str:
+    """``code`` with every ``@name(...)`` use expanded (comment lines are left as written)."""
+    if "@" not in code:
+        return code
+    variables = _variables(code, origin, first_line)
+    out: list[str] = []
+    for number, line in enumerate(code.split("\n"), start=first_line):
+        if line.lstrip().startswith("//") or "@" not in line:
+            out.append(line)
+            continue
+        where = f"{origin}:{number}"
+        indent = line[: len(line) - len(line.lstrip())]
+        pieces: list[str] = []
+        position = 0
+        for use in _uses(line, where):
+            expansion = _instantiate(use, where, variables, package, stack)
+            lines = expansion.split("\n")
+            expansion = "\n".join([lines[0], *((indent + x) if x.strip() else x for x in lines[1:])])
+            pieces += [line[position:use.start], expansion]
+            position = use.end
+        out.append("".join([*pieces, line[position:]]))
+    return "\n".join(out)
+
+
+def _instantiate(use: _Use, where: str, variables: set[str], package: str,
+                 stack: tuple[str, ...]) -> str:
+    if use.name in stack:
+        raise BadIncludeError(f"{where}: {' -> '.join((*stack, use.name))}: a fragment cycle")
+    try:
+        used = fragment(use.name, package)
+    except UnknownQueryError:
+        known = ", ".join(fragment_names(package)) or "none"
+        raise BadIncludeError(f"{where}: no fragment @{use.name} "
+                              f"({FRAGMENT_FOLDER}/{use.name}.cypher; fragments: {known})") from None
+    unknown = sorted(set(use.bindings) - set(used.slots))
+    if unknown:
+        raise BadIncludeError(f"{where}: @{use.name} has no slot {', '.join(unknown)} "
+                              f"(slots: {', '.join(used.slots)})")
+    unbound = [slot for slot in used.slots if slot not in use.bindings]
+    if unbound:
+        raise BadIncludeError(f"{where}: @{use.name} leaves slot {', '.join(unbound)} unbound")
+    for slot in set(_pattern_variables(used.body, used.origin, used.first_line)) & set(used.slots):
+        if not re.fullmatch(_IDENTIFIER, use.bindings[slot]):
+            raise BadIncludeError(f"{where}: @{use.name} matches a pattern on slot {slot}; bind "
+                                  f"it to a variable, not {use.bindings[slot]!r}")
+    captured = sorted(_fragment_locals(use.name, package) & variables)
+    if captured:
+        raise BadIncludeError(
+            f"{where}: @{use.name} binds {', '.join(captured)} in its own subqueries, which would "
+            f"capture the including text's variable(s) of that name; rename them")
+    body = _with_fragments(used.body, used.origin, package, (*stack, use.name), used.first_line)
+    slots = "|".join(re.escape(s) for s in sorted(used.slots, key=len, reverse=True))
+    if slots:
+        pattern = re.compile(rf"{_STRING_OR_COMMENT}|(?<![\w.$:])({slots})(?!\w)")
+        body = pattern.sub(lambda m: use.bindings[m.group(1)] if m.group(1) else m.group(0), body)
+    return body if _one_group(body) else f"({body})"
+
+
+def _one_group(expression: str) -> bool:
+    """True when ``expression`` needs no parentheses to stand as an operand: one parenthesised
+    group, or no operator outside brackets, braces, parentheses and strings."""
+    stripped = expression.strip()
+    if stripped.startswith("(") and _closing_parenthesis(stripped, 0) == len(stripped) - 1:
+        return True
+    words = re.findall(r"\b(?:CASE|END)\b", re.sub(_STRING_OR_COMMENT, "''", stripped))
+    if words and re.match(r"CASE\b", stripped) and re.search(r"\bEND$", stripped):
+        # one CASE expression: its first CASE is closed only by the last END
+        open_cases = [sum(1 if w == "CASE" else -1 for w in words[: i + 1]) for i in range(len(words))]
+        if 0 not in open_cases[:-1]:
+            return True
+    depth = 0
+    top: list[str] = []
+    for char in re.sub(_STRING, "''", stripped):
+        depth += char in "([{"
+        depth -= char in ")]}"
+        top.append(char if depth == 0 else " ")
+    return not _TOP_LEVEL_OPERATOR.search("".join(top))
+
+
+def fragments_used(name: str, package: str = QUERY_PACKAGE) -> list[str]:
+    """The fragments a statement uses, directly or through other fragments, sorted."""
+    found: set[str] = set()
+    pending = [raw_text(name, package)]
+    while pending:
+        for line in pending.pop().split("\n"):
+            if line.lstrip().startswith("//"):
+                continue
+            for use in _uses(line, name):
+                if use.name not in found:
+                    found.add(use.name)
+                    pending.append(fragment(use.name, package).body)
+    return sorted(found)
 
 
 PROFILE_PREFIX = "PROFILE\n"
@@ -151,8 +498,12 @@ def header(name: str, package: str = QUERY_PACKAGE) -> list[str]:
 
 def declared_parameters(name: str, package: str = QUERY_PACKAGE) -> dict[str, DeclaredParameter]:
     """The ``params:`` entries of a statement's header (which may wrap over several lines),
-    and those of the statements it includes but for the parameters bound to its variables."""
+    those of the fragments it uses, and those of the statements it includes but for the
+    parameters bound to its variables."""
     declared: dict[str, DeclaredParameter] = {}
+    for used in fragments_used(name, package):
+        for parameter, entry in fragment(used, package).parameters.items():
+            declared.setdefault(parameter, entry)
     for included, bindings in includes(name, package):
         for parameter, entry in declared_parameters(included, package).items():
             if parameter not in bindings:

@@ -55,7 +55,8 @@ class UnsafeTargetError(CarError):
 
 class BadIncludeError(CarError):
     """A catalogue statement's ``//@include`` line is cyclic or binds a parameter the included
-    statement does not have."""
+    statement does not have, or a ``@fragment(...)`` use is unknown, leaves a slot unbound,
+    binds an undeclared one, or the fragment itself is malformed."""
 
 
 class UnknownQueryError(CarError, KeyError):

@@ -33,7 +33,7 @@ CALL () {
   RETURN node AS doc, null AS dense, null AS lexical
 }
 WITH doc, dense, lexical
-WHERE ($as_of IS NULL OR doc.published IS NULL OR doc.published <= $as_of)
+WHERE @visible(doc: doc, as_of: $as_of)
   AND ($domain IS NULL OR doc.domain = $domain)
 WITH doc, max(dense) AS dense, max(lexical) AS lexical
 // per linked entity: 1.0 if it holds the document, 0.5 if the document only mentions it

@@ -4,5 +4,5 @@
 // params: (none)
 // returns: id string
 MATCH (n:Document)-[s:SUPERSEDES {back: true}]->(:Document)
-WHERE NOT coalesce(s.partial, false)
+WHERE @full(edge: s)
 RETURN DISTINCT n.id AS id

@@ -13,6 +13,9 @@
 // Status is computed here, as of $as_of: withdrawn, unresolved (on a cycle, or a later document
 // of a superseding kind shares its scope and no edge decided: unresolved_from), partially
 // superseded (partial edges only), active.
+// The semantics -- @visible, @in_force, @voided, @frontier_status -- are the fragments of
+// queries/fragments/, shared with explain, label_status and the analyst queries; `car-graph
+// query closure --show` prints this statement with them expanded.
 // params: $anchors list<map {id string, rank int, score float}>, $as_of date|null,
 //         $embedding list<float>|null, $k int
 // returns: doc_id, title, kind, domain, published, text, status, score, anchor_id,
@@ -22,41 +25,13 @@
 //          many documents visible on $as_of share each, counted up to 1001)
 UNWIND $anchors AS a
 MATCH (anchor:Document {id: a.id})
-WHERE $as_of IS NULL OR anchor.published IS NULL OR anchor.published <= $as_of
+WHERE @visible(doc: anchor, as_of: $as_of)
 MATCH path = ANY SHORTEST (anchor)((older:Document)<-[s:SUPERSEDES]-(newer:Document)
-    WHERE ($as_of IS NULL OR s.effective IS NULL OR s.effective <= $as_of)
-      AND ($as_of IS NULL OR newer.published IS NULL OR newer.published <= $as_of))*(d:Document)
+    WHERE @in_force(edge: s, newer: newer, as_of: $as_of))*(d:Document)
 WITH a, anchor, collect({d: d, path: path}) AS reached
 UNWIND reached AS r
 WITH a, anchor, size(reached) AS closure_size, r.d AS d, r.path AS path
-// voided: a full superseder in force off any cycle, or -- only for documents whose full
-// superseders all sit on possible cycles -- something ahead that does not lead back
-WHERE NOT EXISTS {
-  MATCH (d)<-[v:SUPERSEDES]-(n:Document)
-  WHERE NOT coalesce(v.partial, false) AND NOT coalesce(v.maybe_cycle, false)
-    AND ($as_of IS NULL OR v.effective IS NULL OR v.effective <= $as_of)
-    AND ($as_of IS NULL OR n.published IS NULL OR n.published <= $as_of)
-}
-AND NOT (
-  EXISTS {
-    MATCH (d)<-[v:SUPERSEDES {maybe_cycle: true}]-(n:Document)
-    WHERE NOT coalesce(v.partial, false)
-      AND ($as_of IS NULL OR v.effective IS NULL OR v.effective <= $as_of)
-      AND ($as_of IS NULL OR n.published IS NULL OR n.published <= $as_of)
-  }
-  AND EXISTS {
-    MATCH ANY SHORTEST (d)((:Document)<-[c:SUPERSEDES]-(y:Document)
-      WHERE NOT coalesce(c.partial, false)
-        AND ($as_of IS NULL OR c.effective IS NULL OR c.effective <= $as_of)
-        AND ($as_of IS NULL OR y.published IS NULL OR y.published <= $as_of))+(x:Document)
-    WHERE NOT EXISTS {
-      MATCH ANY SHORTEST (x)((:Document)<-[b:SUPERSEDES]-(z:Document)
-        WHERE NOT coalesce(b.partial, false)
-          AND ($as_of IS NULL OR b.effective IS NULL OR b.effective <= $as_of)
-          AND ($as_of IS NULL OR z.published IS NULL OR z.published <= $as_of))+(d)
-    }
-  }
-)
+WHERE NOT @voided(doc: d, as_of: $as_of)
 WITH d, a, anchor, closure_size, path
 ORDER BY a.rank, length(path)
 WITH d, collect({a: a, anchor: anchor, closure_size: closure_size, path: path})[0] AS best
@@ -72,30 +47,8 @@ RETURN d.id AS doc_id,
        d.domain AS domain,
        d.published AS published,
        d.text AS text,
-       CASE
-         WHEN d.withdrawn IS NOT NULL AND ($as_of IS NULL OR d.withdrawn <= $as_of) THEN 'withdrawn'
-         // not voided (above), yet a full edge in force supersedes it: it is on a cycle
-         WHEN EXISTS {
-           MATCH (d)<-[v:SUPERSEDES]-(n:Document)
-           WHERE NOT coalesce(v.partial, false)
-             AND ($as_of IS NULL OR v.effective IS NULL OR v.effective <= $as_of)
-             AND ($as_of IS NULL OR n.published IS NULL OR n.published <= $as_of)
-         } THEN 'unresolved'
-         WHEN EXISTS {
-           MATCH (d)<-[v:SUPERSEDES]-(n:Document)
-           WHERE coalesce(v.partial, false)
-             AND ($as_of IS NULL OR v.effective IS NULL OR v.effective <= $as_of)
-             AND ($as_of IS NULL OR n.published IS NULL OR n.published <= $as_of)
-         } THEN 'partially_superseded'
-         WHEN d.unresolved_from IS NOT NULL
-              AND ($as_of IS NULL OR d.unresolved_from <= $as_of)
-              AND NOT EXISTS {
-                MATCH (d)<-[v:SUPERSEDES]-(n:Document)
-                WHERE ($as_of IS NULL OR v.effective IS NULL OR v.effective <= $as_of)
-                  AND ($as_of IS NULL OR n.published IS NULL OR n.published <= $as_of)
-              } THEN 'unresolved'
-         ELSE 'active'
-       END AS status,
+       // d is not voided (above), so its status is its frontier status
+       @frontier_status(doc: d, as_of: $as_of) AS status,
        best.a.score AS score,
        anchor.id AS anchor_id,
        [r IN relationships(best.path) | {from_id: endNode(r).id, to_id: startNode(r).id,
@@ -112,7 +65,7 @@ RETURN d.id AS doc_id,
                    WHEN $as_of IS NULL THEN COUNT { (e)<-[:IN_SCOPE]-() }
                    ELSE size(COLLECT {
                      MATCH (e)<-[:IN_SCOPE]-(o:Document)
-                     WHERE o.published IS NULL OR o.published <= $as_of
+                     WHERE @visible(doc: o, as_of: $as_of)
                      RETURN o.id LIMIT 1001
                    })
                  END}

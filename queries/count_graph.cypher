@@ -1,13 +1,14 @@
 // Totals for the ingest summary and `car-graph status`.
 // params: (none)
 // returns: documents int, entities int, supersedes int, unresolved int (documents a rule could
-//          have superseded, later documents sharing their scope, yet no edge decides: as of now)
+//          have superseded, later documents sharing their scope, yet no edge decides: the
+//          @undecided fragment of queries/fragments/, with no date cut-off)
 CALL () { MATCH (d:Document) RETURN count(d) AS documents }
 CALL () { MATCH (e:Entity) RETURN count(e) AS entities }
 CALL () { MATCH ()-[s:SUPERSEDES]->() RETURN count(s) AS supersedes }
 CALL () {
   MATCH (d:Document)
-  WHERE d.unresolved_from IS NOT NULL AND NOT EXISTS { (d)<-[:SUPERSEDES]-(:Document) }
+  WHERE @undecided(doc: d, as_of: null)
   RETURN count(d) AS unresolved
 }
 RETURN documents, entities, supersedes, unresolved

@@ -3,5 +3,5 @@
 // params: (none)
 // returns: newer string, older string, rule string, maybe_cycle boolean (the current mark)
 MATCH (x:Document)-[s:SUPERSEDES]->(y:Document)
-WHERE NOT coalesce(s.partial, false)
+WHERE @full(edge: s)
 RETURN x.id AS newer, y.id AS older, s.rule AS rule, coalesce(s.maybe_cycle, false) AS maybe_cycle

@@ -4,7 +4,7 @@
 // returns: doc_id, title, kind, score
 CALL db.index.vector.queryNodes('document_embedding', $candidates, $embedding) YIELD node, score
 WITH node, score
-WHERE ($as_of IS NULL OR node.published IS NULL OR node.published <= $as_of)
+WHERE @visible(doc: node, as_of: $as_of)
   AND ($domain IS NULL OR node.domain = $domain)
 RETURN node.id AS doc_id, node.title AS title, node.kind AS kind, score
 ORDER BY score DESC, doc_id

@@ -12,6 +12,6 @@ RETURN [m IN members | m.id] AS members,
        COLLECT {
          UNWIND members AS m
          MATCH (m)-[s:SUPERSEDES]->(y:Document)
-         WHERE NOT coalesce(s.partial, false)
+         WHERE @full(edge: s)
          RETURN {newer: m.id, older: y.id, rule: s.rule, maybe_cycle: coalesce(s.maybe_cycle, false)}
        } AS edges

@@ -1,6 +1,7 @@
 // Purpose: scopes holding more than one supersession chain (kappa > 1): entities whose scope
 //   has several chain heads, documents no other in-scope document supersedes (in full or in
-//   part; edges on a detected cycle decide nothing, so both ends of a cycle are heads). For such a scope,
+//   part, along edges in force: @in_force of queries/fragments/; edges marked as possibly on a
+//   cycle, @cycle_marked, decide nothing, so both ends of a cycle are heads). For such a scope,
 //   "the newest document of the scope" is not the answer: each chain has its own controller.
 //   kappa = documents in the scope / documents in its largest chain (the paper's Def. 5 with
 //   the best anchor).
@@ -15,21 +16,20 @@
 WITH date($as_of) AS as_of
 MATCH (e:Entity)<-[:IN_SCOPE]-(d:Document)
 WHERE ($entity_type IS NULL OR e.type = $entity_type)
-  AND (as_of IS NULL OR d.published IS NULL OR d.published <= as_of)
+  AND @visible(doc: d, as_of: as_of)
 WITH as_of, e, collect(d) AS docs
 WHERE size(docs) >= coalesce($min_chains, 2)
 UNWIND docs AS head
 WITH as_of, e, docs, head
 WHERE NOT EXISTS {
   MATCH (head)<-[s:SUPERSEDES]-(n:Document)
-  WHERE n IN docs AND NOT coalesce(s.maybe_cycle, false)
-    AND (as_of IS NULL OR s.effective IS NULL OR s.effective <= as_of)
+  WHERE n IN docs AND NOT @cycle_marked(edge: s) AND @in_force(edge: s, newer: n, as_of: as_of)
 }
 WITH e, docs, head,
      1 + COUNT {
        MATCH p = (head)-[:SUPERSEDES*1..8]->(o:Document)
        WHERE o IN docs AND all(n IN nodes(p) WHERE n IN docs)
-         AND all(h IN relationships(p) WHERE as_of IS NULL OR h.effective IS NULL OR h.effective <= as_of)
+         AND all(h IN relationships(p) WHERE @in_force(edge: h, newer: startNode(h), as_of: as_of))
        RETURN DISTINCT o
      } AS chain_size
 WITH e, size(docs) AS documents, collect(head.id) AS heads, max(chain_size) AS largest_chain

@@ -2,30 +2,41 @@
 
 Hypothesis draws small corpora -- kinds, dates (ties included), scope keys that differ only by
 case, attributes of every stored type, explicit references (to themselves and to absent
-documents too), withdrawals -- and random rules (conflicting rules on one pair, partial and
-full, 'later' and 'any', every match op). Each corpus is ingested into the real Neo4j; the
-SUPERSEDES edges read back, and the controlling documents and statuses closure.cypher returns for
-every document as anchor at several as-of dates, must equal the reference's exactly.
+documents too; chains, branches, partial edges, cycles with and without an exit, dated edges),
+withdrawals -- and random rules (conflicting rules on one pair, partial and full, 'later' and
+'any', every match op). Each corpus is ingested once into the real Neo4j; then, on that graph:
 
-CAR_PROPERTY_EXAMPLES sets the number of graphs (CI runs 500).
+* the SUPERSEDES edges read back equal the reference's;
+* closure.cypher, for every document as anchor at four as-of dates: controlling documents and
+  their statuses;
+* every analyst query that reports a status or a controlling document -- chain (every document,
+  the same four dates), controlling_for_entity and controlling_on_date (an entity and dates
+  drawn from the graph), stale_crowding and withdrawn_unresolved (four dates, a domain drawn
+  from the graph) -- and label_status (as of today), all against the same reference.
+
+All reads of one graph run in one read transaction, so a graph costs one ingest and one round of
+queries. CAR_PROPERTY_EXAMPLES sets the number of graphs (CI runs 500).
 """
 
 from __future__ import annotations
 
 import os
+from collections import deque
 from datetime import date, timedelta
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from car_graph import cypher
+from car_graph import analyst, cypher
 from car_graph.extraction import EntityExtractor
+from car_graph.keys import normalize_key
 from car_graph.ingest.pipeline import ingest_records
 from car_graph.ingest.records import parse_record
 from car_graph.ingest.rules import parse_rules
 from car_graph.retrieval import to_date
-from car_graph.semantics import Edge, authority_graph
+from car_graph.semantics import AuthorityGraph, Edge, authority_graph
 from car_graph.store import GraphStore
 from reliability_helpers import ConstantEmbedder, record_figure
 
@@ -38,7 +49,11 @@ KINDS = ["a", "b", "c"]
 SCOPE_TYPES = ["t1", "t2"]
 
 
-STATS = {"graphs": 0, "edges": 0, "closures": 0, "rules": 0}
+AS_OF = [None, DATES[1], DATES[3], DATES[5]]
+STALE = ("superseded", "withdrawn")
+
+
+STATS = {"graphs": 0, "edges": 0, "closures": 0, "rules": 0, "analyst_queries": 0}
 
 
 scalars = st.one_of(st.integers(0, 2), st.sampled_from(["x", "y"]), st.booleans(), st.just(1.0))
@@ -74,6 +89,18 @@ def corpora(draw):
             for r in refs
         ]
         docs.append(doc)
+    if draw(st.booleans()):
+        # a cycle of full references (random references make one only now and then), and
+        # maybe an exit out of it: a document outside superseding a member in full
+        members = draw(st.lists(st.sampled_from(ids), min_size=2, max_size=min(3, n), unique=True))
+        pairs = list(zip(members, members[1:] + members[:1]))
+        outside = [i for i in ids if i not in members]
+        if outside and draw(st.booleans()):
+            pairs.append((draw(st.sampled_from(outside)), draw(st.sampled_from(members))))
+        for newer, older in pairs:
+            effective = draw(st.one_of(st.none(), st.sampled_from(DATES)))
+            docs[ids.index(newer)]["supersedes"].append(
+                {"id": older, "partial": False, **({"effective": effective.isoformat()} if effective else {})})
     rules = []
     for i in range(draw(st.integers(0, 3))):
         rule = {
@@ -112,10 +139,58 @@ def extractor() -> EntityExtractor:
     return EntityExtractor(use_statistical=False)
 
 
+# --------------------------------------------------------------------------- reference answers
+
+
+def distance(reference: AuthorityGraph, start: str, end: str, as_of: date | None) -> int | None:
+    """Hops of the shortest chain from ``start`` up to ``end`` along edges in force."""
+    seen, queue = {start: 0}, deque([start])
+    while queue:
+        doc = queue.popleft()
+        for edge in reference.superseders(doc, as_of):
+            if edge.newer not in seen:
+                seen[edge.newer] = seen[doc] + 1
+                queue.append(edge.newer)
+    return seen.get(end)
+
+
+def in_scope(docs: list[dict], etype: str, key: str) -> list[str]:
+    return [d["id"] for d in docs
+            if key in {normalize_key(k) for k in d["scope"].get(etype, [])}]
+
+
+def visible_in(reference: AuthorityGraph, ids: list[str], as_of: date | None,
+               domain: str | None = None, domains: dict[str, str | None] | None = None) -> list[str]:
+    return [d for d in ids if reference.visible(d, as_of)
+            and (domain is None or (domains or {}).get(d) == domain)]
+
+
+# --------------------------------------------------------------------------- the queries
+
+
+def run(tx: Any, name: str, **params: Any) -> list[dict]:
+    """A catalogue statement in the graph's one read transaction; analyst parameters are bound
+    as `car-graph query` binds them (unknown or missing ones fail)."""
+    if name.startswith("analyst/"):
+        params = analyst.bind(name, params)
+    return [record.data() for record in tx.run(cypher.statement(name), params)]
+
+
+def dates_of(docs: list[dict]) -> list[date]:
+    """Every date the corpus itself carries: publication, withdrawal and edge dates."""
+    found = set()
+    for doc in docs:
+        for text in (doc.get("published"), doc["attributes"].get("withdrawn"),
+                     *(ref.get("effective") for ref in doc["supersedes"])):
+            if text:
+                found.add(date.fromisoformat(text))
+    return sorted(found)
+
+
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(corpus=corpora())
-def test_cypher_equals_the_reference_semantics(db, extractor, corpus) -> None:
+@given(corpus=corpora(), data=st.data())
+def test_cypher_equals_the_reference_semantics(db, extractor, corpus, data) -> None:
     docs, raw_rules = corpus
     db.execute_query("MATCH (n) DETACH DELETE n")
     store = GraphStore(db)
@@ -126,23 +201,177 @@ def test_cypher_equals_the_reference_semantics(db, extractor, corpus) -> None:
 
     assert graph_edges(store) == reference_edges(reference.edges)
 
-    for as_of in [None, DATES[1], DATES[3], DATES[5]]:
+    # parameters drawn from the graph: one of its scope entities (by a key as a record spells
+    # it, so case-insensitive matching is exercised), whether to name its type, dates it holds
+    entities = sorted({(etype, key) for d in docs for etype, keys in d["scope"].items() for key in keys})
+    entity = data.draw(st.sampled_from(entities)) if entities else None
+    entity_type = data.draw(st.sampled_from([None, entity[0]])) if entity else None
+    own_dates = dates_of(docs)
+    entity_as_of = [None, data.draw(st.sampled_from(own_dates))] if own_dates else [None]
+    on = data.draw(st.sampled_from(own_dates)) if own_dates else DATES[2]
+    domain = data.draw(st.sampled_from([None, "x"]))
+
+    def work(tx: Any) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for as_of in AS_OF:
+            for record in records:
+                out["closure", record.id, as_of] = run(
+                    tx, "closure", anchors=[{"id": record.id, "rank": 0, "score": 1.0}],
+                    as_of=as_of, embedding=None, k=1000)
+                out["chain", record.id, as_of] = run(tx, "analyst/chain", doc_id=record.id, as_of=as_of)
+            out["withdrawn_unresolved", as_of] = run(
+                tx, "analyst/withdrawn_unresolved", as_of=as_of, domain=domain)
+            # the hits stale_crowding ranks: the same index query as the dense baseline
+            out["hits", as_of] = run(tx, "search_vector", embedding=ConstantEmbedder().embed_query(""),
+                                     k=len(records), candidates=len(records), as_of=as_of, domain=domain)
+            out["stale_crowding", as_of] = run(
+                tx, "analyst/stale_crowding", embedding=ConstantEmbedder().embed_query(""),
+                k=len(records), as_of=as_of, domain=domain)
+        if entity:
+            for as_of in entity_as_of:
+                out["controlling_for_entity", as_of] = run(
+                    tx, "analyst/controlling_for_entity", entity_key=entity[1],
+                    entity_type=entity_type, as_of=as_of)
+            out["controlling_on_date"] = run(tx, "analyst/controlling_on_date", entity_key=entity[1],
+                                             entity_type=entity_type, on=on)
+        return out
+
+    got = store.in_read_transaction(work)
+
+    for as_of in AS_OF:
         for record in records:
-            rows = store.read("closure", anchors=[{"id": record.id, "rank": 0, "score": 1.0}],
-                              as_of=as_of, embedding=None, k=1000)
-            got = {r["doc_id"]: r["status"] for r in rows}
-            expected = {
-                d: str(reference.status(d, as_of))
-                for d in reference.controlling({record.id}, as_of)
-            }
-            assert got == expected, (record.id, as_of)
+            controlling = reference.controlling({record.id}, as_of)
+            expected = {d: str(reference.status(d, as_of)) for d in controlling}
+            rows = got["closure", record.id, as_of]
+            assert {r["doc_id"]: r["status"] for r in rows} == expected, ("closure", record.id, as_of)
+            check_chain(reference, record.id, as_of, got["chain", record.id, as_of], expected)
+        check_withdrawn_unresolved(reference, docs, as_of, domain, got["withdrawn_unresolved", as_of])
+        check_stale_crowding(reference, as_of, got["hits", as_of], got["stale_crowding", as_of])
+    if entity:
+        for as_of in entity_as_of:
+            check_controlling_for_entity(reference, docs, entity, entity_type, as_of,
+                                         got["controlling_for_entity", as_of])
+        check_controlling_on_date(reference, docs, entity, entity_type, on, got["controlling_on_date"])
+    check_label_status(db, store, reference)
+
     STATS["graphs"] += 1
     STATS["edges"] += len(reference.edges)
-    STATS["closures"] += 4 * len(records)
+    STATS["closures"] += len(AS_OF) * len(records)
     STATS["rules"] += len(rules)
+    STATS["analyst_queries"] += len(got) - len(AS_OF) * (len(records) + 1) + 1
     record_figure("semantics_property", **STATS)
+
+
+# --------------------------------------------------------------------------- the comparisons
+
+
+def check_chain(reference: AuthorityGraph, doc_id: str, as_of: date | None, rows: list[dict],
+                expected: dict[str, str]) -> None:
+    """chain: one row per controlling document, with its status and a shortest chain of edges
+    in force from the document to it."""
+    where = ("chain", doc_id, as_of)
+    assert {r["controlling_id"]: r["controlling_status"] for r in rows} == expected, where
+    assert len(rows) == len(expected), where
+    for row in rows:
+        ids = row["doc_ids"]
+        assert ids[0] == doc_id and ids[-1] == row["controlling_id"], where
+        assert row["hops"] == len(ids) - 1 == distance(reference, doc_id, ids[-1], as_of), where
+        for older, newer, rule in zip(ids[:-1], ids[1:], row["rules"], strict=True):
+            assert any(e.newer == newer and e.rule == rule for e in reference.superseders(older, as_of)), where
+
+
+def check_controlling_for_entity(reference: AuthorityGraph, docs: list[dict], entity: tuple[str, str],
+                                 entity_type: str | None, as_of: date | None, rows: list[dict]) -> None:
+    """controlling_for_entity: the scope's documents visible and not voided, their statuses,
+    what each supersedes (transitively, along edges in force) and the rules of its own edges."""
+    key = normalize_key(entity[1])
+    expected = {}
+    for etype in sorted({t for d in docs for t in d["scope"]}):
+        if entity_type not in (None, etype):
+            continue
+        for doc in visible_in(reference, in_scope(docs, etype, key), as_of):
+            if reference.is_superseded(doc, as_of):
+                continue
+            supersedes = sorted(o for o in reference.docs if o != doc
+                                and reference.reaches(o, doc, as_of))
+            rules = sorted({e.rule for e in reference.edges
+                            if e.newer == doc and reference.in_force(e, as_of)})
+            expected[f"{etype}:{key}", doc] = (str(reference.status(doc, as_of)), supersedes, rules)
+    got = {(r["entity"], r["doc_id"]): (r["status"], r["supersedes"], r["rules"]) for r in rows}
+    assert got == expected and len(rows) == len(expected), ("controlling_for_entity", entity, entity_type, as_of)
+
+
+def check_controlling_on_date(reference: AuthorityGraph, docs: list[dict], entity: tuple[str, str],
+                              entity_type: str | None, on: date, rows: list[dict]) -> None:
+    """controlling_on_date: the scope's documents visible and not voided on the date, whether
+    each is still not voided (no cut-off), and the supersessions not yet in force on the date."""
+    key = normalize_key(entity[1])
+    expected = {}
+    for etype in sorted({t for d in docs for t in d["scope"]}):
+        if entity_type not in (None, etype):
+            continue
+        for doc in visible_in(reference, in_scope(docs, etype, key), on):
+            if reference.is_superseded(doc, on):
+                continue
+            since = sorted((e.newer, e.rule, e.effective, e.partial) for e in reference.edges
+                           if e.older == doc and not reference.in_force(e, on))
+            expected[f"{etype}:{key}", doc] = (not reference.is_superseded(doc), since)
+    got = {
+        (r["entity"], r["doc_id"]): (r["still_controls"], sorted(
+            (c["by"], c["rule"], to_date(c["effective"]), c["partial"]) for c in r["superseded_since"]))
+        for r in rows
+    }
+    assert got == expected and len(rows) == len(expected), ("controlling_on_date", entity, entity_type, on)
+
+
+def check_stale_crowding(reference: AuthorityGraph, as_of: date | None, hits: list[dict],
+                         rows: list[dict]) -> None:
+    """stale_crowding: the superseded or withdrawn hits, in rank order, each with its
+    controlling documents (but itself) and their ranks among the hits."""
+    ranks = {h["doc_id"]: i + 1 for i, h in enumerate(hits)}
+    expected = []
+    for doc_id, rank in ranks.items():
+        status = str(reference.status(doc_id, as_of))
+        if status in STALE:
+            controllers = sorted(reference.controlling({doc_id}, as_of) - {doc_id})
+            expected.append((rank, doc_id, status, controllers, [ranks.get(c) for c in controllers],
+                             all(c not in ranks for c in controllers)))
+    got = [(r["rank"], r["doc_id"], r["status"], r["controlled_by"], r["controller_ranks"],
+            r["crowded_out"]) for r in rows]
+    assert got == expected, ("stale_crowding", as_of)
+
+
+def check_withdrawn_unresolved(reference: AuthorityGraph, docs: list[dict], as_of: date | None,
+                               domain: str | None, rows: list[dict]) -> None:
+    """withdrawn_unresolved: the visible documents whose status is withdrawn or unresolved, the
+    cycle ones with the documents superseding them in full."""
+    domains = {d["id"]: d.get("domain") for d in docs}
+    expected = {}
+    for doc in visible_in(reference, [d["id"] for d in docs], as_of, domain, domains):
+        status = str(reference.status(doc, as_of))
+        if status not in ("withdrawn", "unresolved"):
+            continue
+        on_cycle = status == "unresolved" and reference.in_cycle(doc, as_of)
+        involved = sorted({e.newer for e in reference.superseders(doc, as_of) if not e.partial}) if on_cycle else []
+        expected[doc] = (status, on_cycle, involved)
+    got = {r["doc_id"]: (r["status"], r["reason"] == "on a supersession cycle", r["involved"]) for r in rows}
+    assert got == expected and len(rows) == len(expected), ("withdrawn_unresolved", as_of, domain)
+
+
+def check_label_status(db: Any, store: GraphStore, reference: AuthorityGraph) -> None:
+    """label_status: one status label per document, its status today."""
+    labels = {"active": "Active", "superseded": "Superseded", "withdrawn": "Withdrawn",
+              "partially_superseded": "PartiallySuperseded", "unresolved": "Unresolved"}
+    counts = {r["status"]: r["documents"] for r in store.write("label_status")}
+    today = date.today()
+    expected = {doc: str(reference.status(doc, today)) for doc in reference.docs}
+    records, _, _ = db.execute_query("MATCH (d:Document) RETURN d.id AS id, labels(d) AS labels")
+    got = {r["id"]: sorted(set(r["labels"]) & set(labels.values())) for r in records}
+    assert got == {doc: [labels[status]] for doc, status in expected.items()}
+    assert counts == {s: sum(1 for x in expected.values() if x == s) for s in set(expected.values())}
 
 
 def test_the_property_test_reads_the_statement_it_claims() -> None:
     # the comparison above is only meaningful while closure.cypher is the retrieval's statement
     assert "ANY SHORTEST" in cypher.text("closure")
+    assert cypher.includes("car") == [("anchors", {}), ("closure", {"anchors": "anchors"})]

@@ -14,6 +14,7 @@ from car_graph import cypher
 from car_graph.errors import BadIncludeError, UnknownQueryError
 
 ROOT = Path(__file__).resolve().parents[2]
+QUERIES = ROOT / "queries"
 PYTHON_SOURCES = sorted([*ROOT.joinpath("car_graph").rglob("*.py"), *ROOT.joinpath("ingest").rglob("*.py")])
 CYPHER_WORDS = re.compile(
     r"\b(?:MATCH|MERGE|CREATE)\s*\(|\bDETACH\s+DELETE\b|\bUNWIND\s+\$|\bCALL\s+(?:db|dbms)\."
@@ -109,21 +110,26 @@ def test_car_is_anchors_handed_to_closure_in_one_statement() -> None:
 
 @pytest.fixture
 def statements(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., str]]:
-    """A throwaway query package: name -> text files, importable as ``fake_queries``."""
+    """A throwaway query package: name -> text files (``fragments={name: text}`` for
+    fragments), importable as ``fake_queries``."""
     package = tmp_path / "fake_queries"
-    package.mkdir()
+    (package / cypher.FRAGMENT_FOLDER).mkdir(parents=True)
     (package / "__init__.py").write_text("")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, "fake_queries", raising=False)  # another test's package
     cypher.text.cache_clear()
+    cypher.fragment.cache_clear()
 
-    def write(**files: str) -> str:
+    def write(fragments: dict[str, str] | None = None, **files: str) -> str:
         for name, body in files.items():
             (package / f"{name}.cypher").write_text(body)
+        for name, body in (fragments or {}).items():
+            (package / cypher.FRAGMENT_FOLDER / f"{name}.cypher").write_text(body)
         return "fake_queries"
 
     yield write
     cypher.text.cache_clear()
+    cypher.fragment.cache_clear()
 
 
 def test_an_include_binds_the_included_parameter_to_a_variable(statements: Callable[..., str]) -> None:
@@ -159,3 +165,241 @@ def test_query_show_prints_the_expanded_statement_without_a_server() -> None:
     assert run.output == cypher.text("car")
     run = CliRunner().invoke(main, ["query", "chain", "--show"])
     assert run.exit_code == 0 and run.output == cypher.text("analyst/chain")
+
+
+# --------------------------------------------------------------------------- fragments
+
+def fragment_file(slots: str, body: str, locals_: str = "(none)", params: str = "(none)") -> str:
+    return (f"// Fragment: a test fragment\n// slots: {slots}\n// locals: {locals_}\n"
+            f"// params: {params}\n// returns: boolean\n{body}\n")
+
+
+def code(text: str) -> str:
+    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
+
+
+def test_a_fragment_binds_each_slot_as_a_whole_word_only(statements: Callable[..., str]) -> None:
+    package = statements(
+        fragments={"seen": fragment_file(
+            "doc node, as_of date|null",
+            "as_of IS NULL OR doc.published <= as_of OR doc.doc = $doc OR doc.x = 'doc as_of'")},
+        outer="// params: $as_of date|null, $doc string\n// returns: n\n"
+              "MATCH (d:Document)\nWHERE NOT @seen(doc: d, as_of: $as_of) OR d.y = '@seen(x)'\nRETURN d AS n\n",
+    )
+    body = code(cypher.text("outer", package))
+    # the property .doc, the parameter $doc and the string keep their text; slots are replaced
+    assert ("WHERE NOT ($as_of IS NULL OR d.published <= $as_of OR d.doc = $doc "
+            "OR d.x = 'doc as_of') OR d.y = '@seen(x)'") in body
+    assert cypher.fragments_used("outer", package) == ["seen"]
+
+
+def test_a_slot_may_take_a_call_and_an_atomic_fragment_is_not_parenthesised(
+        statements: Callable[..., str]) -> None:
+    package = statements(
+        fragments={"flag": fragment_file("edge relationship", "coalesce(edge.partial, false)"),
+                   "dated": fragment_file("newer node, as_of date|null",
+                                          "as_of IS NULL OR newer.published <= as_of")},
+        outer="// params: (none)\n// returns: n\nMATCH p = ()-[r]->()\n"
+              "WHERE @flag(edge: r) AND all(h IN relationships(p) WHERE @dated(newer: startNode(h), as_of: date()))\n"
+              "RETURN p AS n\n",
+    )
+    body = code(cypher.text("outer", package))
+    assert ("WHERE coalesce(r.partial, false) AND all(h IN relationships(p) WHERE "
+            "(date() IS NULL OR startNode(h).published <= date()))") in body
+
+
+def test_fragments_nest_and_bind_through(statements: Callable[..., str]) -> None:
+    package = statements(
+        fragments={
+            "inner": fragment_file("x node, when date|null", "when IS NULL OR x.published <= when"),
+            "outer": fragment_file(
+                "doc node, as_of date|null",
+                "EXISTS {\n  MATCH (doc)<-[later_edge]-(later)\n  WHERE @inner(x: later, when: as_of)\n}",
+                locals_="later_edge, later"),
+        },
+        query="// params: $as_of date|null\n// returns: d\nMATCH (d)\n"
+              "WHERE NOT @outer(doc: d, as_of: $as_of)\nRETURN d\n",
+    )
+    assert code(cypher.text("query", package)).splitlines() == [
+        "MATCH (d)",
+        "WHERE NOT EXISTS {",
+        "  MATCH (d)<-[later_edge]-(later)",
+        "  WHERE ($as_of IS NULL OR later.published <= $as_of)",
+        "}",
+        "RETURN d",
+    ]
+    assert cypher.fragments_used("query", package) == ["inner", "outer"]
+
+
+@pytest.mark.parametrize(("use", "error"), [
+    ("@seen(doc: d)", r"query.cypher:3: @seen leaves slot as_of unbound"),
+    ("@seen(doc: d, as_of: $as_of, at: x)", r"query.cypher:3: @seen has no slot at"),
+    ("@seen(doc: d, doc: d, as_of: $as_of)", r"binds slot doc twice"),
+    ("@unseen(doc: d)", r"query.cypher:3: no fragment @unseen \(fragments/unseen.cypher; fragments: "),
+    ("@seen(doc: d, as_of: $as_of", r"is not closed on its line"),
+    ("@seen(doc: d + 1, as_of: $as_of)", r"'doc: d \+ 1' is not 'slot: value'"),
+    ("@walk(doc: head(xs), as_of: null)", r"matches a pattern on slot doc; bind it to a variable"),
+    ("@walk(doc: d, as_of: null) AND hop IS NULL", r"@walk binds hop in its own subqueries"),
+    ("@walk(doc: hop, as_of: null)", r"@walk binds hop in its own subqueries"),
+])
+def test_bad_fragment_uses_are_errors_at_load(statements: Callable[..., str], use: str, error: str) -> None:
+    package = statements(
+        fragments={"seen": fragment_file("doc node, as_of date|null", "doc.published <= as_of"),
+                   "walk": fragment_file("doc node, as_of date|null",
+                                         "EXISTS { MATCH (doc)<-[hop]-(:Document) }", locals_="hop")},
+        query=f"// params: $as_of date|null\nMATCH (d), (hop)\nWHERE {use}\nRETURN d\n",
+    )
+    with pytest.raises(BadIncludeError, match=error):
+        cypher.text("query", package)
+
+
+@pytest.mark.parametrize(("fragment", "error"), [
+    ("// slots: doc node\n// params: (none)\n// returns: boolean\ndoc.x\n", r"lacks locals:"),
+    (fragment_file("doc node", "doc.x // trailing"), r"a\.cypher:6: a comment after code"),
+    (fragment_file("doc node", "EXISTS { MATCH (doc)<-[r]-(n) }"), r"pattern variable\(s\) n, r"),
+    (fragment_file("doc node", "doc.x;"), r"one expression, no ';'"),
+    (fragment_file("doc node", "doc.x\n// a last comment"), r"must end with code"),
+])
+def test_a_malformed_fragment_is_an_error_at_load(statements: Callable[..., str], fragment: str,
+                                                   error: str) -> None:
+    package = statements(fragments={"a": fragment},
+                         query="// params: (none)\nMATCH (d) WHERE @a(doc: d) RETURN d\n")
+    with pytest.raises(BadIncludeError, match=error):
+        cypher.text("query", package)
+
+
+def test_a_fragment_cycle_is_an_error(statements: Callable[..., str]) -> None:
+    package = statements(
+        fragments={"a": fragment_file("x node", "@b(y: x)"), "b": fragment_file("y node", "NOT @a(x: y)")},
+        query="// params: (none)\nMATCH (d) WHERE @a(x: d) RETURN d\n",
+    )
+    with pytest.raises(BadIncludeError, match="a -> b -> a: a fragment cycle"):
+        cypher.text("query", package)
+
+
+def test_fragment_parameters_are_the_statements_and_fragments_are_not_statements(
+        statements: Callable[..., str]) -> None:
+    package = statements(
+        fragments={"capped": fragment_file("doc node", "doc.size <= $cap", params="$cap int")},
+        query="// params: $as_of date|null\nMATCH (d) WHERE @capped(doc: d) RETURN d\n",
+    )
+    assert [(p.name, p.type) for p in cypher.declared_parameters("query", package).values()] == [
+        ("cap", "int"), ("as_of", "date|null")]
+    with pytest.raises(UnknownQueryError):
+        cypher.load("fragments/voided")
+
+
+# --------------------------------------------------------------------------- one semantics
+#
+# Each semantic predicate lives in one fragment. A pattern below is what restating it by hand
+# looks like; it may occur in its own fragment and nowhere else under queries/ (projections of
+# the stored flags, `partial: coalesce(r.partial, false)`, are values, not predicates).
+
+RESTATEMENTS = {
+    "visible": [r"\.published\s*<="],
+    "in_force": [r"\.effective\s*(?:<=|<|>=|>)"],
+    "partial": [r"(?<!partial: )coalesce\(\s*\w+\.partial\s*,\s*false\s*\)(?!\s+AS\s+partial\b)"],
+    "cycle_marked": [r"(?<!maybe_cycle: )coalesce\(\s*\w+\.maybe_cycle\s*,\s*false\s*\)(?!\s+AS\s+maybe_cycle\b)"],
+    "voided": [r"maybe_cycle:\s*true"],
+    "undecided": [r"unresolved_from\s*<="],
+    "frontier_status": [r"\.withdrawn\s*<=", r"THEN\s+'withdrawn'", r"THEN\s+'unresolved'",
+                        r"THEN\s+'partially_superseded'", r"ELSE\s+'active'"],
+    "status": [r"THEN\s+'superseded'"],
+}
+# statements allowed to carry a pattern, and why
+ALLOWED = {
+    ("voided", "cycle_marked_edges.cypher"): "reads the marks themselves, by the supersedes_maybe_cycle index",
+}
+
+
+def cypher_files() -> list[Path]:
+    return sorted(QUERIES.rglob("*.cypher"))
+
+
+def restatements(name: str, text: str) -> list[str]:
+    """The fragments whose predicate ``text`` restates (``name``: its path under queries/)."""
+    found = []
+    for owner, patterns in RESTATEMENTS.items():
+        if name == f"fragments/{owner}.cypher" or (owner, name) in ALLOWED:
+            continue
+        if any(re.search(pattern, text) for pattern in patterns):
+            found.append(owner)
+    return found
+
+
+def test_every_semantic_predicate_is_written_in_its_fragment() -> None:
+    # the patterns are live: each matches its own fragment's raw text
+    for owner, patterns in RESTATEMENTS.items():
+        raw = (QUERIES / "fragments" / f"{owner}.cypher").read_text()
+        for pattern in patterns:
+            assert re.search(pattern, raw), (owner, pattern)
+    assert set(RESTATEMENTS) <= set(cypher.fragment_names())
+
+
+@pytest.mark.parametrize("path", cypher_files(), ids=lambda p: str(p.relative_to(QUERIES)))
+def test_no_cypher_file_restates_a_fragment(path: Path) -> None:
+    name = str(path.relative_to(QUERIES))
+    assert restatements(name, path.read_text()) == [], (
+        f"queries/{name} restates a semantic predicate; use the fragment (queries/fragments/)")
+
+
+def test_the_restatement_check_catches_a_hand_copy() -> None:
+    assert restatements("analyst/chain.cypher",
+                        "WHERE (as_of IS NULL OR s.effective IS NULL OR s.effective <= as_of)") == ["in_force"]
+    assert restatements("label_status.cypher", "WHEN EXISTS { (d)<-[:SUPERSEDES {maybe_cycle: true}]-() } "
+                        "THEN 'unresolved'") == ["voided", "frontier_status"]
+    assert restatements("x.cypher", "WHERE NOT coalesce(s.partial, false)") == ["partial"]
+    assert restatements("x.cypher", "RETURN coalesce(s.partial, false) AS partial") == []
+
+
+@pytest.mark.parametrize(("pattern", "owner"), [
+    (r"THEN 'partially_superseded'", "fragments/frontier_status.cypher"),   # the status CASE
+    (r"\.effective <=", "fragments/in_force.cypher"),                        # "in force"
+    (r"\.published <=", "fragments/visible.cypher"),                         # "visible"
+    (r"\.withdrawn <=", "fragments/frontier_status.cypher"),                 # "withdrawn"
+])
+def test_grep_finds_each_predicate_in_exactly_one_file(pattern: str, owner: str) -> None:
+    found = [str(p.relative_to(QUERIES)) for p in cypher_files() if re.search(pattern, p.read_text())]
+    assert found == [owner]
+
+
+@pytest.mark.parametrize("name", cypher.fragment_names())
+def test_every_fragment_declares_its_contract_and_is_used(name: str) -> None:
+    used = cypher.fragment(name)
+    header = (QUERIES / "fragments" / f"{name}.cypher").read_text().split("\n")
+    assert any(line.startswith("// Fragment:") for line in header)
+    assert any(line.startswith("// returns:") for line in header)
+    users = [q for q in cypher.query_names() if name in cypher.fragments_used(q)]
+    assert users, f"fragment {name} is used by no statement"
+    # every slot appears in the body: a declared slot that is never used is a mistake
+    for slot in used.slots:
+        assert re.search(rf"(?<![\w.$:]){slot}\b", used.body), (name, slot)
+
+
+@pytest.mark.parametrize("name", cypher.query_names())
+def test_every_statement_expands_to_one_statement_without_fragment_uses(name: str) -> None:
+    assert not re.search(r"@[a-z_]+\(", code(cypher.text(name))), name
+
+
+def test_the_semantic_statements_use_the_fragments() -> None:
+    uses = {name: set(cypher.fragments_used(name)) for name in cypher.query_names()}
+    assert {"visible", "in_force", "voided", "frontier_status"} <= uses["closure"]
+    assert {"status", "voided", "frontier_status"} <= uses["label_status"]
+    assert {"visible", "in_force"} <= uses["explain"]
+    for name in ("chain", "controlling_for_entity", "stale_crowding", "withdrawn_unresolved"):
+        assert "frontier_status" in uses[f"analyst/{name}"], name
+    assert "voided" in uses["analyst/controlling_on_date"]
+    assert "cycle_marked" in uses["stats_chain_edges"]
+    # label_status is today's status: its date slot is date()
+    assert "<= date()" in cypher.text("label_status")
+
+
+def test_query_show_prints_a_statement_with_its_fragments_expanded() -> None:
+    from click.testing import CliRunner
+
+    from car_graph.cli import main
+
+    run = CliRunner().invoke(main, ["query", "closure", "--show"])
+    assert run.exit_code == 0 and run.output == cypher.text("closure")
+    assert "@" not in code(run.output) and "maybe_cycle: true" in run.output
+    assert "@voided(" in cypher.raw_text("closure")

@@ -1,0 +1,10 @@
+// Fragment: the status of any document on a date (car_graph/semantics.py:
+//   AuthorityGraph.status): superseded if voided, else its frontier status.
+// slots: doc node, as_of date|null
+// locals: (none)
+// params: (none)
+// returns: string ('superseded', 'withdrawn', 'unresolved', 'partially_superseded' or 'active')
+CASE
+  WHEN @voided(doc: doc, as_of: as_of) THEN 'superseded'
+  ELSE @frontier_status(doc: doc, as_of: as_of)
+END
