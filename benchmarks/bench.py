@@ -191,7 +191,7 @@ class TimedStore(GraphStore):
 
 def timed_records(path: Path, watch: Stopwatch, problems: list[Any]) -> Iterator[Any]:
     """The corpus's records, with the time spent reading and parsing them booked as 'parse'."""
-    from car_graph.ingest.records import read_jsonl
+    from car_graph.records import read_jsonl
 
     records = read_jsonl(path, problems)
     while True:
@@ -327,7 +327,7 @@ def reingest_unchanged(driver: Any, corpus: Path, embedder: Any, extractor: Any,
     import itertools
 
     from car_graph.ingest.pipeline import ingest_records
-    from car_graph.ingest.records import read_jsonl
+    from car_graph.records import read_jsonl
 
     started = time.perf_counter()
     summary = ingest_records(itertools.islice(read_jsonl(corpus, []), limit), GraphStore(driver),

@@ -50,7 +50,7 @@ from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
 
-from car_graph.ingest.records import DocumentRecord, SupersedesRef, write_jsonl
+from car_graph.records import DocumentRecord, SupersedesRef, write_jsonl
 
 RULES_PATH = Path(__file__).resolve().parent / "rules" / "compliance.yaml"
 DOMAIN = "compliance"

@@ -63,8 +63,8 @@ from car_graph_benchmarks.corpora import CorporaError, require_corpora_dir
 
 if TYPE_CHECKING:
     from car_graph.client import CarClient
-    from car_graph.ingest.records import DocumentRecord
-    from car_graph.ingest.rules import Rule
+    from car_graph.records import DocumentRecord
+    from car_graph.rules import Rule
     from car_graph.store import GraphStore
 
 __all__ = [
@@ -638,7 +638,7 @@ def _rule_kinds(domain: str, name: str) -> set[tuple[str, str]]:
     """(newer kind, older kind) pairs of a bundled rule, for a rule that made no edge; none for a
     domain without bundled rules (a user's rules file: its edge-less rules get no links)."""
     from car_graph.errors import RulesError
-    from car_graph.ingest.rules import bundled_rules
+    from car_graph.rules import bundled_rules
 
     try:
         bundled = bundled_rules(domain)
@@ -672,7 +672,7 @@ def measure_rules(
     """Ingest ``records`` with the domain's bundled rules into ``client``'s (empty) database
     (unless ``ingest`` is False: they are in it already), read each rule's edges back and
     compare them with the source links between these records."""
-    from car_graph.ingest.rules import bundled_rules
+    from car_graph.rules import bundled_rules
 
     rules = list(bundled_rules(domain))
     if ingest:

@@ -69,8 +69,8 @@ from typing import Any
 from car_graph.errors import InputProblem
 from car_graph.ingest.domains.drug.corpus import load_drug
 from car_graph.ingest.domains.law.conan import load_law
-from car_graph.ingest.records import DocumentRecord, write_jsonl
-from car_graph.ingest.rules import Rule, bundled_rules
+from car_graph.records import DocumentRecord, write_jsonl
+from car_graph.rules import Rule, bundled_rules
 from car_graph.ingest.domains.security.corpus import load_security
 from car_graph.keys import normalize_key
 from car_graph.semantics import explicit_edges, rule_edges

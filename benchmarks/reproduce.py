@@ -60,8 +60,8 @@ from car_graph_benchmarks.links import (
 if TYPE_CHECKING:
     from car_graph.client import CarClient
     from car_graph.domains import Domain
-    from car_graph.ingest.records import DocumentRecord
-    from car_graph.ingest.rules import Rule
+    from car_graph.records import DocumentRecord
+    from car_graph.rules import Rule
 
 __all__ = [
     "BenchmarkResult",
@@ -701,7 +701,7 @@ def _eval_queries(rows: Sequence[Mapping[str, Any]], source: str) -> list[EvalQu
 
 
 def _synthetic_benchmark() -> _Benchmark:
-    from car_graph.ingest.rules import load_rules
+    from car_graph.rules import load_rules
 
     from car_graph_benchmarks import synthetic
 
@@ -731,7 +731,7 @@ def _compliance_benchmark(from_rules: bool, examples: int = 1000) -> _Benchmark:
     from benchmarks/rules/compliance.yaml alone; either way it is scored on the generator's
     intended edges, and the rules are measured against them. TEST split; the questions whose
     ticker has 1-3 letters are also reported on their own."""
-    from car_graph.ingest.rules import load_domain_file
+    from car_graph.rules import load_domain_file
 
     from car_graph_benchmarks import compliance
 
@@ -809,7 +809,7 @@ def _run_benchmark(
         # after the runs: each rule's own edges, read off the graph. A real domain: its bundled
         # rules, kinds from the adapters' id prefixes; a benchmark bringing its own rules file:
         # those rules, their domain, the records' kinds.
-        from car_graph.ingest.rules import bundled_rules
+        from car_graph.rules import bundled_rules
 
         kinds = {d.id: d.kind for d in bench.documents}
         if bench.rules is None:

@@ -47,8 +47,8 @@ from typing import Any
 
 from car_graph.ingest.domains.security.ecosystems import package_key
 from car_graph.keys import normalize_key
-from car_graph.ingest.records import DocumentRecord, SupersedesRef, write_jsonl
-from car_graph.ingest.rules import Rule, load_rules
+from car_graph.records import DocumentRecord, SupersedesRef, write_jsonl
+from car_graph.rules import Rule, load_rules
 
 from car_graph.metrics import Edge, SupersessionGraph, kappa
 from car_graph.semantics import authority_graph

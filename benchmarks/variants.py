@@ -57,7 +57,7 @@ from typing import Any
 
 from rapidfuzz.distance import OSA
 
-from car_graph.ingest.records import DocumentRecord, SupersedesRef, write_jsonl
+from car_graph.records import DocumentRecord, SupersedesRef, write_jsonl
 from car_graph.metrics import SupersessionGraph
 
 from car_graph_benchmarks.corpora import ENV_VAR, CorporaError, require_corpora_dir

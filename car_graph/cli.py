@@ -23,6 +23,7 @@ import json
 import shutil
 import sys
 import threading
+import webbrowser
 from dataclasses import asdict, dataclass
 from datetime import date, datetime
 from importlib.metadata import EntryPoint, entry_points
@@ -32,8 +33,14 @@ from typing import Any
 import click
 import neo4j
 from neo4j.exceptions import DriverError, Neo4jError
+from rich.console import Console
+from rich.text import Text
+from rich.tree import Tree
 
-from car_graph import connection, schema, target as targets
+from car_graph import analyst, connection, cypher, plots, schema
+from car_graph import browser as browser_guide
+from car_graph import target as targets
+from car_graph.analyst import QueryResult, cell
 from car_graph.client import CarClient
 from car_graph.demo import render_retrieval, run_demo
 from car_graph.errors import CarError, EmptyGraphError
@@ -41,7 +48,7 @@ from car_graph.evaluation import DEFAULT_SYSTEMS
 from car_graph.ingest.sources import format_help, format_names
 from car_graph.local_server import DEFAULT_MEMORY, MEMORY_PROFILES, LocalNeo4j, ServerStatus, memory_profile
 from car_graph.settings import Settings
-from car_graph.analyst import QueryResult
+from car_graph.stats import graph_stats
 from car_graph.types import Explanation, Hop, Retrieval
 from car_graph.verdict import Verdict, VerdictKind
 
@@ -487,9 +494,6 @@ def explain(state: CliState, doc_id: str, as_of: datetime | None, as_json: bool)
 def render_explanation(explanation: Explanation) -> str:
     """The document, its scope and direct edges, then each chain to a controlling document as
     a tree (statuses, dates, rules, evidence)."""
-    from rich.console import Console
-    from rich.text import Text
-    from rich.tree import Tree
 
     def label(doc_id: str, title: str = "", status: str = "", published: date | None = None) -> str:
         parts = [doc_id, f"[{status}]" if status else "", title, f"({published})" if published else ""]
@@ -527,7 +531,6 @@ def render_explanation(explanation: Explanation) -> str:
 def _query_records(result: QueryResult) -> str:
     """Rows as records (one "column: value" line each): analyst rows hold lists and evidence
     text that no terminal-wide table shows whole."""
-    from car_graph.analyst import cell
 
     width = max((len(c) for c in result.columns), default=0)
     lines = [f"{result.name}: {len(result.rows)} row(s)"]
@@ -553,7 +556,6 @@ def _query_records(result: QueryResult) -> str:
 def query(state: CliState, name: str | None, assignments: tuple[str, ...], embeds: tuple[str, ...],
           list_queries: bool, show: bool, as_csv: bool, as_json: bool) -> None:
     """Run an analyst query (queries/analyst/NAME.cypher) in a READ transaction."""
-    from car_graph import analyst, cypher
 
     if show and name:
         analyst_name = f"{cypher.ANALYST_FOLDER}/{name}"
@@ -601,7 +603,6 @@ def browser(state: CliState, doc_id: str | None, question: str | None, as_of: da
             open_browser: bool, http_url: str | None, labels: bool, serve_guide: bool,
             guide_port: int) -> None:
     """Print what to paste into Neo4j Browser to see a chain, coloured by status."""
-    from car_graph import browser as browser_guide
 
     target = state.target()
     if target.managed:
@@ -626,7 +627,6 @@ def browser(state: CliState, doc_id: str | None, question: str | None, as_of: da
                                            port=guide_port).start()
     click.echo(guide.text(login, guide_url=server.url if server else None))
     if open_browser:
-        import webbrowser
 
         webbrowser.open(guide.url)
     if server:
@@ -666,8 +666,6 @@ def evaluate(state: CliState, queries: Path, k: int, systems: str, domain: str |
     """Score every system on QUERIES (JSON Lines) against the same graph, in one run."""
     names = [s.strip() for s in systems.split(",") if s.strip()]
     if plot_path:
-        from car_graph import plots
-
         plots.new_figure(1, 1)  # a missing matplotlib fails now, not after the run
     with state.driver() as driver, _client(state, driver) as car:
         report = car.evaluate(queries, k=k, systems=names, domain=domain,
@@ -694,15 +692,12 @@ def evaluate(state: CliState, queries: Path, k: int, systems: str, domain: str |
 @pass_state
 def stats(state: CliState, plot_path: Path | None, as_json: bool) -> None:
     """Chain lengths, scope sizes and edges per rule of the graph."""
-    from car_graph.stats import graph_stats
 
     with state.driver() as driver, _client(state, driver) as car:
         report = graph_stats(car.store)
     if report.documents == 0:
         raise EmptyGraphError()  # zeros everywhere would hide the next step: loading documents
     if plot_path:
-        from car_graph import plots
-
         plots.stats_plot(report, plot_path)
     if as_json:
         _echo_json({**report.to_json(), **({"plot": str(plot_path)} if plot_path else {})})

@@ -9,29 +9,40 @@ The driver is created at the edge (``from_env``) or passed in; models load on fi
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Sequence
 from datetime import date
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from neo4j import Driver
+from rapidfuzz import fuzz, process
 
+from car_graph import analyst, schema
+from car_graph.analyst import QueryResult
+from car_graph.connection import open_driver
+from car_graph.domains import Domain, domain_to_mapping, stored_domains
+from car_graph.embedding import Embedder, SentenceTransformerEmbedder
+from car_graph.errors import EmptyGraphError, NotFoundError, UnknownDocumentError
+from car_graph.evaluation import EvaluationReport, evaluate, read_queries
+from car_graph.extraction import EntityExtractor
+from car_graph.ingest.pipeline import (
+    DeleteSummary,
+    IngestSummary,
+    add_mentioned_names,
+    delete_documents,
+    ingest_records,
+)
+from car_graph.ingest.sources import read_source
+from car_graph.records import DocumentRecord
+from car_graph.retrieval import Retrieval, RetrievalSettings, Retriever
+from car_graph.rules import Rule, load_domain_file
 from car_graph.settings import Settings
 from car_graph.store import GraphStore
-
-if TYPE_CHECKING:
-    from car_graph.embedding import Embedder
-    from car_graph.evaluation import EvaluationReport
-    from car_graph.domains import Domain
-    from car_graph.extraction import EntityExtractor
-    from car_graph.ingest.pipeline import DeleteSummary, IngestSummary
-    from car_graph.ingest.records import DocumentRecord
-    from car_graph.ingest.rules import Rule
-    from car_graph.retrieval import Retrieval, Retriever, RetrievalSettings
-    from car_graph.types import Explanation, Result
-    from car_graph.analyst import QueryResult
-    from car_graph.verdict import Verdict
+from car_graph.target import resolve_target
+from car_graph.types import Explanation, Result
+from car_graph.verdict import Verdict, decide, subject_of, with_llm
 
 
 class CarClient:
@@ -62,8 +73,6 @@ class CarClient:
         """Connect with NEO4J_URI/NEO4J_USER/NEO4J_PASSWORD, or the managed local server.
 
         The driver comes from connection.open_driver, with car-graph's notification policy."""
-        from car_graph.connection import open_driver
-        from car_graph.target import resolve_target
 
         settings = settings or Settings.from_env()
         target = resolve_target(settings)
@@ -80,7 +89,6 @@ class CarClient:
     @property
     def embedder(self) -> Embedder:
         if self._embedder is None:
-            from car_graph.embedding import SentenceTransformerEmbedder
 
             self._embedder = SentenceTransformerEmbedder(self._embedding_model)
         return self._embedder
@@ -88,7 +96,6 @@ class CarClient:
     @property
     def extractor(self) -> EntityExtractor:
         if self._extractor is None:
-            from car_graph.extraction import EntityExtractor
 
             # Rules only: a statistical model, if one happens to be installed, would cut ingest
             # throughput ~15x for mentions that retrieval does not use.
@@ -100,7 +107,6 @@ class CarClient:
         """One Retriever per client, rebuilt after this client changes the graph (its linker
         reads the graph's domains once, and it remembers analysed questions)."""
         if self._retriever is None:
-            from car_graph.retrieval import Retriever
 
             self._retriever = Retriever(self.store, self.embedder, self.extractor,
                                         self._retrieval_settings)
@@ -108,7 +114,6 @@ class CarClient:
 
     # -- operations ----------------------------------------------------------------------------
     def apply_schema(self) -> Any:
-        from car_graph import schema
 
         return schema.apply(self.driver, self.database, self.embedder.dimensions)
 
@@ -124,10 +129,7 @@ class CarClient:
     ) -> IngestSummary:
         """Load records. ``domain``: a user domain (identifier patterns, name types) declared in
         YAML; it is registered for extraction and stored in the graph for later questions."""
-        import json
 
-        from car_graph.domains import domain_to_mapping, stored_domains
-        from car_graph.ingest.pipeline import ingest_records
 
         self.apply_schema()
         self._retriever = None  # questions analysed before this ingest may link differently
@@ -149,9 +151,6 @@ class CarClient:
         self, path: Path, *, format: str = "jsonl", rules_path: Path | None = None,
         progress: bool = False, batch_size: int = 256,
     ) -> IngestSummary:
-        from car_graph.ingest.pipeline import add_mentioned_names
-        from car_graph.ingest.rules import load_domain_file
-        from car_graph.ingest.sources import read_source
 
         problems: list[Any] = []
         domain, rules = load_domain_file(rules_path) if rules_path else (None, None)
@@ -166,7 +165,6 @@ class CarClient:
 
     def delete(self, ids: Sequence[str]) -> DeleteSummary:
         """Delete documents (by id) with their edges, re-evaluating what depended on them."""
-        from car_graph.ingest.pipeline import delete_documents
 
         self._retriever = None
         return delete_documents(self.store, ids)
@@ -184,13 +182,11 @@ class CarClient:
 
     def explain(self, doc_id: str, as_of: date | None = None) -> Explanation:
         """Raises UnknownDocumentError (with the nearest existing ids) for an unknown id."""
-        from car_graph.errors import NotFoundError, UnknownDocumentError
 
         try:
             return self.retriever.explain(doc_id, as_of)
         except NotFoundError as exc:
             if self.document_count() == 0:
-                from car_graph.errors import EmptyGraphError
 
                 raise EmptyGraphError() from exc
             raise UnknownDocumentError(doc_id, self.nearest_ids(doc_id)) from exc
@@ -201,7 +197,6 @@ class CarClient:
     def nearest_ids(self, doc_id: str, limit: int = 5, pool: int = 20_000) -> tuple[str, ...]:
         """Existing ids closest to ``doc_id`` (edit similarity), drawn from those sharing its
         longest prefix that has any, so large graphs are not scanned whole."""
-        from rapidfuzz import fuzz, process
 
         candidates: list[str] = []
         for cut in (doc_id.find(":") + 1, 3, 0):
@@ -222,7 +217,6 @@ class CarClient:
         ``llm`` (a function prompt -> text) the verdict also carries the model's answer to
         ``verdict.prompt()``; car-graph never calls a model on its own.
         """
-        from car_graph.verdict import decide, subject_of, with_llm
 
         retrieval = self.retrieve_report(question, k=k, as_of=as_of, domain=domain)
         subject = subject_of(retrieval)
@@ -239,7 +233,6 @@ class CarClient:
 
     def query(self, name: str, **params: Any) -> QueryResult:
         """Run an analyst query (``queries/analyst/NAME.cypher``) in a READ transaction."""
-        from car_graph import analyst
 
         return analyst.run_query(self.driver, self.database, name, params)
 
@@ -248,7 +241,6 @@ class CarClient:
         domain: str | None = None, progress: bool = False, depth: int | None = None,
     ) -> EvaluationReport:
         """Score every system at k; ``depth`` > k retrieves deeper once, for ``tca_curves()``."""
-        from car_graph.evaluation import evaluate, read_queries
 
         return evaluate(
             self.retriever, read_queries(queries_path), k=k, systems=systems, domain=domain,

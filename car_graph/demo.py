@@ -14,15 +14,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from car_graph.client import CarClient
 from car_graph.errors import InputProblem
-from car_graph.ingest.records import read_jsonl
-
-if TYPE_CHECKING:
-    from car_graph.client import CarClient
-    from car_graph.ingest.pipeline import IngestSummary
-    from car_graph.types import Retrieval
+from car_graph.ingest.pipeline import IngestSummary
+from car_graph.records import read_jsonl
+from car_graph.types import Retrieval
 
 QUESTIONS = "questions.jsonl"
 

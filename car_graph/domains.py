@@ -22,7 +22,7 @@ A domain declares, for the generic machinery (extractor, linker, pipeline, CLI) 
   reader ``(path, problems) -> records``.
 * **rules** -- the domain's bundled supersession rules (a YAML resource, ``rules.yaml``).
 * **version schemes** -- the names its sources give versioning schemes ("PyPI", "crates.io",
-  "Debian:12") mapped to the schemes of ``car_graph.ingest.versions``.
+  "Debian:12") mapped to the schemes of ``car_graph.versions``.
 
 Scope. A domain's declarations apply to its own documents: a record whose ``domain`` is a
 registered domain is read with that domain's declarations alone (:meth:`DomainRegistry.for_document`).
@@ -191,7 +191,7 @@ class Domain:
     # the bundled supersession rules (a YAML resource), used for this domain's documents when
     # no rules are given; None: the domain bundles none
     rules: Traversable | None = None
-    # a source's name for a versioning scheme -> the scheme (car_graph.ingest.versions.SCHEMES);
+    # a source's name for a versioning scheme -> the scheme (car_graph.versions.SCHEMES);
     # a key ending in ":*" also covers the name followed by any ":<suffix>" (a distribution's
     # version, say)
     version_schemes: Mapping[str, str] = field(default_factory=dict)

@@ -14,16 +14,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tqdm import tqdm
 
 from car_graph.errors import ConfigError, IngestError
-from car_graph.ingest.records import parse_date
 from car_graph.metrics import Edge, QueryScore, SupersessionGraph, SystemScores, score_query
-
-if TYPE_CHECKING:
-    from car_graph.retrieval import Retriever
+from car_graph.records import parse_date
+from car_graph.retrieval import Retriever, to_date
+from car_graph.semantics import DocFacts
 
 DEFAULT_SYSTEMS = ("bm25", "dense", "hybrid", "car")
 
@@ -172,9 +171,6 @@ def read_queries(path: Path) -> list[EvalQuery]:
 def supersession_graph(retriever: Retriever, domain: str | None = None) -> SupersessionGraph:
     """The graph's own edges under the reference semantics, so a system is scored against the
     relation retrieval walks."""
-    from car_graph.retrieval import to_date
-    from car_graph.semantics import DocFacts
-
     rows = retriever.store.read("document_relations", domain=domain)
     facts = {r["newer"]: DocFacts(published=to_date(r["newer_published"])) for r in rows}
     return SupersessionGraph(

@@ -36,16 +36,15 @@ import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+import Stemmer
 from rapidfuzz.distance import OSA
+from wordfreq import zipf_frequency
 
-from car_graph.extraction import stop_words
-
-if TYPE_CHECKING:
-    from car_graph.domains import DomainRegistry
-    from car_graph.extraction import EntityExtractor
-    from car_graph.store import GraphStore
+from car_graph.domains import DomainRegistry
+from car_graph.extraction import EntityExtractor, stop_words
+from car_graph.store import GraphStore
 
 _WORD = re.compile(r"[a-z0-9]+")
 # Tokens a question may use as identifiers: letters+digits or digit groups joined by - . / _ :
@@ -171,8 +170,6 @@ def fulltext_query(text: str) -> str:
 
 @functools.cache
 def _zipf(word: str) -> float:
-    from wordfreq import zipf_frequency
-
     return zipf_frequency(word, "en")
 
 
@@ -434,8 +431,6 @@ def porter_stem(word: str) -> str:
 
 @functools.lru_cache(maxsize=1)
 def _porter() -> Any:
-    import Stemmer
-
     return Stemmer.Stemmer("porter")
 
 

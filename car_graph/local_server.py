@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import re
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -39,6 +39,9 @@ from dataclasses import asdict, dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
+
+from neo4j import GraphDatabase
+from neo4j.exceptions import AuthError, DriverError, Neo4jError
 
 from car_graph import cypher
 from car_graph.errors import ServerError
@@ -351,9 +354,6 @@ class LocalNeo4j:
 
     def _wait_for_bolt(self, process: subprocess.Popen[bytes], ports: Ports, password: str,
                        timeout: float) -> None:
-        from neo4j import GraphDatabase
-        from neo4j.exceptions import AuthError, DriverError, Neo4jError
-
         deadline = time.monotonic() + timeout
         uri = f"bolt://{LOOPBACK}:{ports.bolt}"
         last_error = "no answer yet"
@@ -476,9 +476,6 @@ class LocalNeo4j:
         return "(no log output)"
 
     def _query_version(self, uri: str) -> str | None:
-        from neo4j import GraphDatabase
-        from neo4j.exceptions import DriverError, Neo4jError
-
         try:
             with GraphDatabase.driver(uri, auth=(USER, self._read_password()),
                                       connection_timeout=3.0) as driver:

@@ -13,12 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from car_graph.errors import MissingExtraError
+from car_graph.stats import GraphStats
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
-
-    from car_graph.stats import GraphStats
 
 SYSTEM_MARKERS = {"bm25": "s", "dense": "^", "hybrid": "D", "car": "o"}
 

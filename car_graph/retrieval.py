@@ -13,20 +13,18 @@ from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from neo4j.time import Date as Neo4jDate
 
 from car_graph import cypher
 from car_graph.domains import stored_domains
+from car_graph.embedding import Embedder
 from car_graph.errors import ConfigError, NotFoundError
+from car_graph.extraction import EntityExtractor
 from car_graph.linking import EntityLinker, LinkingSettings, anchor_lexical_query, fulltext_query
+from car_graph.store import GraphStore
 from car_graph.types import Explanation, Hop, Result, Retrieval, Status
-
-if TYPE_CHECKING:
-    from car_graph.embedding import Embedder
-    from car_graph.extraction import EntityExtractor
-    from car_graph.store import GraphStore
 
 SYSTEMS = ("bm25", "dense", "hybrid", "car")
 EXPLAIN_LIMIT = 1000  # controlling documents listed by explain

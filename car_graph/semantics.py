@@ -44,13 +44,12 @@ from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from car_graph.keys import normalize_key
+from car_graph.records import DocumentRecord, stored_attributes
+from car_graph.rules import Rule, canonicalize_versions
 from car_graph.types import Status
-
-if TYPE_CHECKING:
-    from car_graph.ingest.records import DocumentRecord
-    from car_graph.ingest.rules import Rule
 
 EXPLICIT = "explicit"
 
@@ -258,10 +257,7 @@ class _Doc:
 
 def _prepared(records: Sequence[DocumentRecord], rules: Sequence[Rule]) -> dict[str, _Doc]:
     """Documents as the graph stores them: normalised scope keys, attributes canonicalised and
-    reduced to what Neo4j can hold (the pipeline's own functions, so both see the same values)."""
-    from car_graph.ingest.pipeline import canonicalize_versions, stored_attributes
-    from car_graph.keys import normalize_key
-
+    reduced to what Neo4j can hold (the functions the pipeline writes with, so both see the same values)."""
     out: dict[str, _Doc] = {}
     for r in records:
         out[r.id] = _Doc(

@@ -14,21 +14,18 @@ import logging
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tqdm import tqdm
 
-from car_graph.errors import InputProblem, RulesError
-from car_graph.extraction import ScopedText
-from car_graph.ingest.records import DocumentRecord, SupersedesRef, parse_date
-from car_graph.ingest.rules import Rule, domain_rules
+from car_graph.domains import DomainRegistry
+from car_graph.embedding import Embedder
+from car_graph.errors import InputProblem
+from car_graph.extraction import EntityExtractor, ScopedText
 from car_graph.keys import normalize_key
-
-if TYPE_CHECKING:
-    from car_graph.domains import DomainRegistry
-    from car_graph.embedding import Embedder
-    from car_graph.extraction import EntityExtractor
-    from car_graph.store import GraphStore
+from car_graph.records import DocumentRecord, SupersedesRef, parse_date, stored_attributes
+from car_graph.rules import Rule, canonicalize_versions, domain_rules
+from car_graph.store import GraphStore
 
 logger = logging.getLogger(__name__)
 
@@ -70,72 +67,6 @@ class IngestSummary:
             "graph": self.graph,
             "seconds": round(self.seconds, 2),
         }
-
-
-def _scalar(value: Any) -> bool:
-    return isinstance(value, (str, int, float, bool)) and value is not None
-
-
-def _property_value(value: Any) -> Any | None:
-    """Neo4j stores scalars and homogeneous lists of scalars; anything else stays in JSON only."""
-    if _scalar(value):
-        return value
-    if isinstance(value, list) and value and all(_scalar(v) for v in value):
-        if len({type(v) for v in value}) == 1:
-            return value
-    return None
-
-
-def canonicalize_versions(record: DocumentRecord, rules: Sequence[Rule]) -> dict[str, Any]:
-    """Attributes with version strings rewritten to their versioning scheme's canonical form.
-
-    Rules that compare versions (``match.versioning``) compare strings in Cypher; two spellings
-    of one version ("1.0" and "1.0.0" under PEP 440) must therefore be written identically.
-    """
-    from car_graph.ingest import versions
-
-    attributes = dict(record.attributes)
-    for rule in rules:
-        if rule.match is None or rule.match.versioning is None:
-            continue
-        names = []
-        if record.kind in rule.newer_kinds:
-            names.append(rule.match.newer)
-        if record.kind in rule.older_kinds:
-            names.append(rule.match.older)
-        scheme = rule.match.versioning
-        if scheme.startswith("@"):
-            scheme = str(attributes.get(scheme[1:]) or "")
-        if not scheme:
-            continue
-        for name in names:
-            value = attributes.get(name)
-            if isinstance(value, str):
-                attributes[name] = _canonical_or_raw(versions, scheme, value)
-            elif isinstance(value, list):
-                attributes[name] = [
-                    _canonical_or_raw(versions, scheme, v) if isinstance(v, str) else v
-                    for v in value
-                ]
-    return attributes
-
-
-def _canonical_or_raw(versions: Any, scheme: str, value: str) -> str:
-    try:
-        return str(versions.canonical(scheme, value))
-    except ValueError:
-        # An unparsable version still matches an identical spelling; ordering is not needed here.
-        return value
-
-
-def stored_attributes(attributes: Mapping[str, Any]) -> dict[str, Any]:
-    """Attribute name -> the value Neo4j stores as ``attr_<name>`` (what rules compare)."""
-    out = {}
-    for name, value in attributes.items():
-        stored = _property_value(value)
-        if stored is not None:
-            out[name] = stored
-    return out
 
 
 def record_hash(record: DocumentRecord, rules: Sequence[Rule], domains: str = "") -> str:

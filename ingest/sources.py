@@ -1,6 +1,6 @@
 """Input formats accepted by ``car-graph ingest --format``; each yields DocumentRecords.
 
-``jsonl`` is the generic format (car_graph.ingest.records); every other format is a reader an
+``jsonl`` is the generic format (car_graph.records); every other format is a reader an
 installed domain declares (``Domain.formats``), so the choices grow with the domains installed.
 """
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from car_graph.domains import DomainRegistry
 from car_graph.errors import ConfigError, InputProblem
-from car_graph.ingest.records import DocumentRecord, read_jsonl
+from car_graph.records import DocumentRecord, read_jsonl
 
 GENERIC_FORMAT = "jsonl"
 

@@ -25,7 +25,7 @@ PROBE = """
 import json, sys
 from pathlib import Path
 from car_graph.domains import DomainRegistry
-from car_graph.ingest.rules import bundled_rules
+from car_graph.rules import bundled_rules
 from car_graph.ingest.sources import format_names, read_source
 registry = DomainRegistry.installed()
 problems = []

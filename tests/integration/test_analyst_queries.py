@@ -21,8 +21,8 @@ from click.testing import CliRunner
 from car_graph.cli import main
 from car_graph.client import CarClient
 from car_graph.errors import QueryParameterError, UnknownQueryError
-from car_graph.ingest.records import parse_record
-from car_graph.ingest.rules import parse_rules
+from car_graph.records import parse_record
+from car_graph.rules import parse_rules
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.models]
 

@@ -10,8 +10,8 @@ from datetime import date
 import pytest
 
 from car_graph.client import CarClient
-from car_graph.ingest.records import parse_record
-from car_graph.ingest.rules import parse_rules
+from car_graph.records import parse_record
+from car_graph.rules import parse_rules
 from car_graph.types import Status
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.models]

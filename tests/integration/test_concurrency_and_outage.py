@@ -30,8 +30,8 @@ from car_graph.connection import Target, open_driver, wipe_database
 from car_graph.errors import ServerError, ServerUnavailableError
 from car_graph.extraction import EntityExtractor
 from car_graph.ingest.pipeline import ingest_records
-from car_graph.ingest.records import parse_record
-from car_graph.ingest.rules import parse_rules
+from car_graph.records import parse_record
+from car_graph.rules import parse_rules
 from car_graph.local_server import LocalNeo4j
 from car_graph.settings import Settings
 

@@ -18,8 +18,8 @@ import pytest
 from car_graph.client import CarClient
 from car_graph.extraction import EntityExtractor
 from car_graph.ingest.pipeline import ingest_records
-from car_graph.ingest.records import parse_record
-from car_graph.ingest.rules import parse_rules
+from car_graph.records import parse_record
+from car_graph.rules import parse_rules
 from car_graph.store import GraphStore
 from car_graph.types import Status
 from reliability_helpers import ConstantEmbedder, record_figure

@@ -15,7 +15,7 @@ from car_graph import schema
 from car_graph.client import CarClient
 from car_graph.connection import wipe_database
 from car_graph.demo import sample_dir
-from car_graph.ingest.records import read_jsonl
+from car_graph.records import read_jsonl
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.models]
 

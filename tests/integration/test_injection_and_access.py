@@ -25,8 +25,8 @@ from car_graph.cli import main
 from car_graph.client import CarClient
 from car_graph.connection import Target, open_driver
 from car_graph.errors import RulesError, ConfigError, NotFoundError
-from car_graph.ingest.records import parse_record
-from car_graph.ingest.rules import parse_rules
+from car_graph.records import parse_record
+from car_graph.rules import parse_rules
 from car_graph.store import GraphStore
 
 pytestmark = [pytest.mark.neo4j]

@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from car_graph.cli import main
-from car_graph.ingest.records import parse_record
+from car_graph.records import parse_record
 from car_graph.semantics import authority_graph
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.models]

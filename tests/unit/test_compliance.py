@@ -15,8 +15,8 @@ import pytest
 from car_graph_benchmarks import compliance
 from car_graph_benchmarks.synthetic import lexical_overlap
 from car_graph.semantics import rule_edges
-from car_graph.ingest.records import read_jsonl
-from car_graph.ingest.rules import load_rules
+from car_graph.records import read_jsonl
+from car_graph.rules import load_rules
 
 FRONT_KIND = {
     "T0": "pre_clearance_approved", "T1": "blackout_announced",

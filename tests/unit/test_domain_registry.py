@@ -22,8 +22,8 @@ from car_graph.domains import (
 )
 from car_graph.errors import ConfigError, InputProblem, RulesError
 from car_graph.extraction import EntityExtractor, ScopedText
-from car_graph.ingest import versions
-from car_graph.ingest.rules import bundled_rules
+from car_graph import versions
+from car_graph.rules import bundled_rules
 from car_graph.ingest.sources import format_names, read_source
 
 TICKETS = domain_from_mapping({

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from car_graph.ingest.domains.drug import common, corpus, openfda
-from car_graph.ingest.records import parse_record
-from car_graph.ingest.rules import load_rules
+from car_graph.records import parse_record
+from car_graph.rules import load_rules
 from car_graph import semantics
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "drug"

@@ -6,8 +6,8 @@ import pytest
 
 from car_graph.errors import IngestError
 from car_graph.ingest.domains.law import conan as law
-from car_graph.ingest.records import parse_record
-from car_graph.ingest.rules import load_rules
+from car_graph.records import parse_record
+from car_graph.rules import load_rules
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "law"
 RULES = Path(law.__file__).parent / "rules.yaml"

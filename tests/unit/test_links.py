@@ -18,7 +18,7 @@ from car_graph_benchmarks.links import (
     source_links,
 )
 from car_graph.ingest.domains.drug.corpus import load_drug
-from car_graph.ingest.records import DocumentRecord, SupersedesRef
+from car_graph.records import DocumentRecord, SupersedesRef
 from car_graph.ingest.domains.security.corpus import load_security
 
 

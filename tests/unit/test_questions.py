@@ -10,8 +10,8 @@ import pytest
 
 from car_graph_benchmarks import links as lmod
 from car_graph_benchmarks import questions as qmod
-from car_graph.ingest.records import read_jsonl
-from car_graph.ingest.rules import bundled_rules
+from car_graph.records import read_jsonl
+from car_graph.rules import bundled_rules
 from car_graph import semantics
 from car_graph.metrics import SupersessionGraph
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from car_graph.errors import IngestError, InputProblem
-from car_graph.ingest.records import parse_record, read_jsonl, write_jsonl
+from car_graph.records import parse_record, read_jsonl, write_jsonl
 
 
 def test_full_record_parses_and_keeps_unknown_fields_as_attributes() -> None:

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from car_graph.cli import main
 from car_graph.evaluation import EvalQuery
-from car_graph.ingest.records import DocumentRecord
+from car_graph.records import DocumentRecord
 from car_graph.metrics import SupersessionGraph, SystemScores
 from car_graph_benchmarks.links import RulePrecisionRecall
 from car_graph_benchmarks.reproduce import (

@@ -7,8 +7,8 @@ from dataclasses import replace
 import pytest
 
 from car_graph.errors import RulesError
-from car_graph.ingest.records import DocumentRecord, parse_record
-from car_graph.ingest.rules import parse_rules
+from car_graph.records import DocumentRecord, parse_record
+from car_graph.rules import parse_rules
 from car_graph.semantics import rule_edges
 
 
@@ -48,7 +48,7 @@ def test_a_misspelt_versioning_scheme_is_refused() -> None:
     import pytest
 
     from car_graph.errors import RulesError
-    from car_graph.ingest.rules import parse_rules
+    from car_graph.rules import parse_rules
 
     rule = {"name": "r", "newer_kind": "release", "older_kind": "advisory", "scope": "package",
             "match": {"newer": "version", "older": "fixed", "op": "in", "versioning": "pypy"}}
@@ -105,7 +105,7 @@ def _doc(doc_id: str, published: str, **scope: str) -> DocumentRecord:
 
 
 def test_all_scope_needs_a_shared_key_of_every_type() -> None:
-    from car_graph.ingest.records import parse_record
+    from car_graph.records import parse_record
 
     def event(doc_id, employee, ticker, kind, published):
         return parse_record({"id": doc_id, "text": "x", "kind": kind, "published": published,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from car_graph_benchmarks import scale
-from car_graph.ingest.records import read_jsonl
+from car_graph.records import read_jsonl
 
 
 @pytest.fixture(scope="module")

@@ -13,8 +13,8 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from car_graph.ingest.records import DocumentRecord, SupersedesRef, parse_record, read_jsonl
-from car_graph.ingest.rules import load_rules, parse_rules
+from car_graph.records import DocumentRecord, SupersedesRef, parse_record, read_jsonl
+from car_graph.rules import load_rules, parse_rules
 from car_graph_benchmarks.synthetic import (
     RULES_PATH,
     SyntheticBenchmark,

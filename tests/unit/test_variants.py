@@ -16,8 +16,8 @@ from car_graph_benchmarks import variants as vmod
 from car_graph_benchmarks.questions import one_edit
 from car_graph.errors import RulesError
 from car_graph.evaluation import read_queries
-from car_graph.ingest.records import read_jsonl
-from car_graph.ingest.rules import bundled_rules
+from car_graph.records import read_jsonl
+from car_graph.rules import bundled_rules
 from car_graph.metrics import SupersessionGraph
 
 # The suites read the raw corpora through the ``raw_corpora`` fixture (tests/corpora.py), which

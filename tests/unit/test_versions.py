@@ -1,6 +1,6 @@
 import pytest
 
-from car_graph.ingest import versions as v
+from car_graph import versions as v
 
 
 def test_pypi_equal_spellings_share_one_canonical_string():

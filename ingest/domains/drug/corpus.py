@@ -57,14 +57,14 @@ from car_graph.ingest.domains.drug.common import ENFORCEMENT_FILE, NME_FILE, WIT
 from car_graph.ingest.domains.drug.openfda import read_openfda_enforcement
 from car_graph.ingest.domains.drug.tables import (
     drug_descriptions,
-    withdrawn_rows,
     read_nme_approvals,
     read_withdrawals,
+    withdrawn_rows,
 )
-from car_graph.ingest.records import DocumentRecord
-from car_graph.ingest.rules import Rule
 from car_graph.keys import normalize_key
-
+from car_graph.records import DocumentRecord
+from car_graph.rules import Rule
+from car_graph.semantics import rule_edges
 
 # --- loading and reporting -----------------------------------------------------------------------
 
@@ -125,8 +125,6 @@ def recall_link_report(records: Iterable[DocumentRecord]) -> dict[str, int]:
 
 
 def drug_stats(records: list[DocumentRecord], rules: list[Rule]) -> dict[str, Any]:
-    from car_graph.semantics import rule_edges
-
     kinds = Counter(r.kind for r in records)
     edges = [(e.newer, e.older, e.rule) for e in rule_edges(rules, records)]
     per_rule = Counter(rule for *_, rule in edges)

@@ -22,8 +22,7 @@ from car_graph.ingest.domains.drug.common import (
     ndcs_in_text,
     normalize_ndc,
 )
-from car_graph.ingest.records import DocumentRecord, report_problem
-
+from car_graph.records import DocumentRecord, report_problem
 
 # --- recalls (openFDA drug enforcement) ----------------------------------------------------------
 

@@ -23,8 +23,7 @@ from car_graph.ingest.domains.drug.common import (
     drug_key,
     slug,
 )
-from car_graph.ingest.records import DocumentRecord, report_problem
-
+from car_graph.records import DocumentRecord, report_problem
 
 # --- NME approvals -------------------------------------------------------------------------------
 

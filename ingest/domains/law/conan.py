@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from car_graph.errors import InputProblem
-from car_graph.ingest.records import DocumentRecord, SupersedesRef, report_problem
+from car_graph.records import DocumentRecord, SupersedesRef, report_problem
 
 NAME = "law"  # the ``domain`` of every record the adapter writes
 PAIRS_FILE = "conan_overruled_pairs.jsonl"

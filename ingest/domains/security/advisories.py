@@ -16,9 +16,8 @@ from car_graph.ingest.domains.security.common import (
     trim,
 )
 from car_graph.ingest.domains.security.ecosystems import package_key
-from car_graph.ingest.records import DocumentRecord
-from car_graph.ingest.versions import InvalidVersionError, range_lower_bounds
-
+from car_graph.records import DocumentRecord
+from car_graph.versions import InvalidVersionError, range_lower_bounds
 
 # --- RustSec -------------------------------------------------------------------------------------
 

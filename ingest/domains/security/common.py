@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from car_graph.errors import InputProblem
-from car_graph.ingest.records import report_problem
-from car_graph.ingest.versions import InvalidVersionError, UnknownSchemeError, canonical
+from car_graph.records import report_problem
+from car_graph.versions import InvalidVersionError, UnknownSchemeError, canonical
 
 NAME = "security"  # the ``domain`` of every record the adapters write
 ADVISORY_TEXT_LIMIT = 2000

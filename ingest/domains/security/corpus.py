@@ -21,7 +21,7 @@ core, ``rust:std`` for the RustSec advisories against the Rust toolchain,
 ``debian:python-django``); PyPI names are PEP 503-normalised first. ``cve`` keys are the CVE ids
 named by the document (advisory aliases; CVEs a release says it fixes).
 
-Versions are written canonical (:mod:`car_graph.ingest.versions`), so the rules compare strings:
+Versions are written canonical (:mod:`car_graph.versions`), so the rules compare strings:
 
 * advisories: ``fixed_versions`` (canonical, all affected packages) and
   ``fixed_package_versions`` (``"<package key>@<canonical version>"``);
@@ -54,8 +54,9 @@ from car_graph.ingest.domains.security.advisories import nodejs_record, rustsec_
 from car_graph.ingest.domains.security.common import Collector, json_lines
 from car_graph.ingest.domains.security.osv import osv_to_record
 from car_graph.ingest.domains.security.releases import debian_record, django_record, go_record
-from car_graph.ingest.records import DocumentRecord, report_problem
-from car_graph.ingest.rules import Rule
+from car_graph.records import DocumentRecord, report_problem
+from car_graph.rules import Rule
+from car_graph.semantics import rule_edges
 
 FILES = {
     "pypa": "pypa_advisories.jsonl",
@@ -138,8 +139,6 @@ def security_stats(records: list[DocumentRecord], rules: list[Rule]) -> dict[str
     """Counts per source and kind, and how many advisories a release controls (per rule)."""
     started = time.perf_counter()
     by_source = Counter((r.attributes.get("source"), r.kind) for r in records)
-    from car_graph.semantics import rule_edges
-
     edges = [(e.newer, e.older, e.rule) for e in rule_edges(rules, records)]
     controlled: dict[str, set[str]] = defaultdict(set)
     for _, older, rule in edges:

@@ -12,7 +12,7 @@ from packaging.utils import canonicalize_name
 
 from car_graph.keys import normalize_key
 
-# OSV ecosystem names (and the names the adapters use) -> a scheme of car_graph.ingest.versions.
+# OSV ecosystem names (and the names the adapters use) -> a scheme of car_graph.versions.
 # Matched case-insensitively; ":*" also covers the name with a release ("Debian:12", "Ubuntu:22.04").
 VERSION_SCHEMES = {
     "pypi": "pypi",

@@ -21,8 +21,8 @@ from car_graph.ingest.domains.security.common import (
     trim,
 )
 from car_graph.ingest.domains.security.ecosystems import pkg_key
-from car_graph.ingest.records import DocumentRecord, report_problem
-from car_graph.ingest.versions import UnknownSchemeError, scheme_for
+from car_graph.records import DocumentRecord, report_problem
+from car_graph.versions import UnknownSchemeError, scheme_for
 
 
 def _osv_range_summary(package: str, events: list[Mapping[str, str]]) -> str:

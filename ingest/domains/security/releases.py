@@ -19,9 +19,8 @@ from car_graph.ingest.domains.security.common import (
     trim,
 )
 from car_graph.ingest.domains.security.ecosystems import package_key
-from car_graph.ingest.records import DocumentRecord
-from car_graph.ingest.versions import InvalidVersionError, canonical
-
+from car_graph.records import DocumentRecord
+from car_graph.versions import InvalidVersionError, canonical
 
 # --- Django release notes ------------------------------------------------------------------------
 

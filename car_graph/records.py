@@ -364,3 +364,27 @@ def write_jsonl(records: Iterable[DocumentRecord], path: Path) -> int:
             handle.write(json.dumps(record.to_json(), ensure_ascii=False, sort_keys=True) + "\n")
             count += 1
     return count
+
+
+def _scalar(value: Any) -> bool:
+    return isinstance(value, (str, int, float, bool)) and value is not None
+
+
+def _property_value(value: Any) -> Any | None:
+    """Neo4j stores scalars and homogeneous lists of scalars; anything else stays in JSON only."""
+    if _scalar(value):
+        return value
+    if isinstance(value, list) and value and all(_scalar(v) for v in value):
+        if len({type(v) for v in value}) == 1:
+            return value
+    return None
+
+
+def stored_attributes(attributes: Mapping[str, Any]) -> dict[str, Any]:
+    """Attribute name -> the value Neo4j stores as ``attr_<name>`` (what rules compare)."""
+    out = {}
+    for name, value in attributes.items():
+        stored = _property_value(value)
+        if stored is not None:
+            out[name] = stored
+    return out

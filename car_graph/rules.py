@@ -41,16 +41,18 @@ edge records the rule's name and its evidence (the shared scope keys -- one per 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from car_graph import versions
 from car_graph.domains import Domain, DomainRegistry, domain_from_mapping
 from car_graph.errors import RulesError
 from car_graph.keys import NAME_PATTERN
+from car_graph.records import DocumentRecord
 
 MATCH_OPS = ("in", "intersects", "equals")
 ORDERS = ("any", "later", "previous")
@@ -113,8 +115,6 @@ def _names(value: Any, what: str, source: str) -> tuple[str, ...]:
 
 def _check_versioning(versioning: str, where: str) -> None:
     """A misspelt scheme would silently compare raw strings: refuse it."""
-    from car_graph.ingest import versions
-
     if versioning.startswith("@"):
         if not NAME_PATTERN.match(versioning[1:]):
             raise RulesError(where, f"'match.versioning' {versioning!r}: '@' must name an attribute")
@@ -255,3 +255,43 @@ def load_domain_file(path: Path | str) -> tuple[Domain | None, list[Rule]]:
     domain = domain_from_mapping(data, str(path))
     rules = parse_rules(data, str(path)) if data.get("rules") is not None else []
     return domain, rules
+
+
+def canonicalize_versions(record: DocumentRecord, rules: Sequence[Rule]) -> dict[str, Any]:
+    """Attributes with version strings rewritten to their versioning scheme's canonical form.
+
+    Rules that compare versions (``match.versioning``) compare strings in Cypher; two spellings
+    of one version ("1.0" and "1.0.0" under PEP 440) must therefore be written identically.
+    """
+    attributes = dict(record.attributes)
+    for rule in rules:
+        if rule.match is None or rule.match.versioning is None:
+            continue
+        names = []
+        if record.kind in rule.newer_kinds:
+            names.append(rule.match.newer)
+        if record.kind in rule.older_kinds:
+            names.append(rule.match.older)
+        scheme = rule.match.versioning
+        if scheme.startswith("@"):
+            scheme = str(attributes.get(scheme[1:]) or "")
+        if not scheme:
+            continue
+        for name in names:
+            value = attributes.get(name)
+            if isinstance(value, str):
+                attributes[name] = _canonical_or_raw(scheme, value)
+            elif isinstance(value, list):
+                attributes[name] = [
+                    _canonical_or_raw(scheme, v) if isinstance(v, str) else v
+                    for v in value
+                ]
+    return attributes
+
+
+def _canonical_or_raw(scheme: str, value: str) -> str:
+    try:
+        return str(versions.canonical(scheme, value))
+    except ValueError:
+        # An unparsable version still matches an identical spelling; ordering is not needed here.
+        return value
