@@ -1,5 +1,5 @@
-// One document's stored text and metadata, for the MCP server's car://doc/{id} resource (its
-// status and chains come from explain.cypher and closure.cypher, as for `car-graph explain`).
+// One document's stored text and metadata, for the MCP server's car://doc/{doc_id} resource
+// (its status and chains come from explain.cypher and closure.cypher, as for `car-graph explain`).
 // params: $doc_id string
 // returns: doc_id string, title string, kind string, domain string, published date, text string
 MATCH (d:Document {id: $doc_id})

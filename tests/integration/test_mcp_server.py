@@ -76,9 +76,7 @@ def demo_graph(driver, neo4j_target, embedder, extractor) -> Iterator[CarClient]
     schema.apply(driver, neo4j_target.database, 384)
     with CarClient(driver, neo4j_target.database, embedder=embedder, extractor=extractor,
                    uri=neo4j_target.uri) as car:
-        started = time.perf_counter()
         run_demo(car, k=1, say=lambda _line: None)
-        print(f"TIMING demo {time.perf_counter() - started:.1f}s", file=sys.stderr)
         yield car
 
 
@@ -228,9 +226,7 @@ def stdio(demo_graph, neo4j_env, tmp_path_factory) -> Transcript:
         except MCPError as exc:
             out.prompt_error = str(exc)
 
-    started = time.perf_counter()
     anyio.run(with_stdio_session, stdio_server(server_env(neo4j_env), out.stdout), out.stderr, work)
-    print(f"TIMING session {time.perf_counter() - started:.1f}s", file=sys.stderr)
     out.counts_after = demo_graph.store.counts()
 
     # The CLI's --json for the same inputs, on the same graph (before anything else changes it)
