@@ -80,16 +80,23 @@ def bind(name: str, given: Mapping[str, Any]) -> dict[str, Any]:
 def run_query(driver: neo4j.Driver, database: str | None, name: str, params: Mapping[str, Any]) -> QueryResult:
     """Run one analyst statement in a READ transaction and return plain rows."""
     full = resolve_name(name)
-    bound = bind(full, params)
+    columns, records = run_read(driver, database, full, bind(full, params))
+    rows = tuple({key: plain(record[key]) for key in columns} for record in records)
+    return QueryResult(full, tuple(columns), rows)
+
+
+def run_read(
+    driver: neo4j.Driver, database: str | None, name: str, params: Mapping[str, Any]
+) -> tuple[list[str], list[neo4j.Record]]:
+    """One catalogue statement in a READ transaction: the server itself refuses a write in it,
+    whatever the statement says (tests/integration/test_mcp_server.py shows this)."""
 
     def work(tx: neo4j.ManagedTransaction) -> tuple[list[str], list[neo4j.Record]]:
-        result = tx.run(cypher.statement(full), bound)
+        result = tx.run(cypher.statement(name), dict(params))
         return list(result.keys()), list(result)
 
     with driver.session(database=database) as session:
-        columns, records = session.execute_read(work)
-    rows = tuple({key: plain(record[key]) for key in columns} for record in records)
-    return QueryResult(full, tuple(columns), rows)
+        return session.execute_read(work)
 
 
 def plain(value: Any) -> Any:

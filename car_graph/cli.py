@@ -717,3 +717,37 @@ def demo(state: CliState, k: int, progress: bool | None) -> None:
         run_demo(car, k=k, say=click.echo, progress=_show_progress(progress))
     click.echo("Next: car-graph ask \"Is Bowers v. Hardwick still good law?\"; "
                "car-graph explain scotus:392-us-183; car-graph browser scotus:392-us-183")
+
+
+@main.command("mcp")
+@click.option("--http", "http", is_flag=True,
+              help="Serve streamable HTTP on loopback instead of stdio; every request needs the "
+                   "bearer token (CAR_GRAPH_MCP_TOKEN, or a generated one printed once on stderr).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address for --http: loopback only (127.0.0.1, ::1, localhost); others are refused.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+              help="Port for --http (0: any free port; the URL is printed on stderr).")
+@click.option("--allow-ingest", is_flag=True,
+              help="Add the ingest_records tool (writes to the graph); off by default.")
+@click.option("--log-level", type=click.Choice(["DEBUG", "INFO", "WARNING", "ERROR"]),
+              default="WARNING", show_default=True, help="Log level (logs go to stderr only).")
+@pass_state
+def mcp(state: CliState, http: bool, host: str, port: int, allow_ingest: bool, log_level: str) -> None:
+    """Serve car-graph to AI agents over the Model Context Protocol.
+
+    \b
+    Transports:
+      stdio (default)  for an MCP client that starts this command itself (a desktop
+                       assistant, an agent framework); stdout carries protocol messages only.
+      --http           streamable HTTP at http://127.0.0.1:PORT/mcp, loopback only, with a
+                       bearer token on every request (Authorization: Bearer TOKEN).
+
+    Tools: ask, retrieve, explain, query (analyst library, read-only), list_queries, stats;
+    ingest_records with --allow-ingest. Needs the SDK: pip install 'car-graph[mcp]'.
+    See docs/agents.md.
+    """
+    # imported here: it needs the optional SDK, and a missing one is a one-line error
+    from car_graph import mcp_server
+
+    mcp_server.serve(state.settings, http=http, host=host, port=port, allow_ingest=allow_ingest,
+                     log_level=log_level)
