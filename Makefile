@@ -2,7 +2,7 @@
 #   make demo   - install, provision + start Neo4j, ingest the bundled real-data sample, answer questions
 #   make test   - install, provision Neo4j, run the whole test suite against a real server
 # While working: make unit runs the pure tests (no Neo4j, no models, no raw corpora, no wheel
-# build) in well under a minute.
+# build) in well under a minute; make lint runs ruff, mypy and the layer contract.
 # Heavy benchmarks are separate: make reproduce (writes docs/results.md), make bench (writes
 # docs/benchmarks.md; BENCH_SCALES=10000,100000 BENCH_FLAGS=--random-vectors to change scale).
 # make reliability runs the reliability checks and writes docs/reliability.md (a few minutes).
@@ -14,7 +14,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install neo4j demo test unit reproduce reliability bench clean
+.PHONY: install neo4j demo test unit lint reproduce reliability bench clean
 
 install: $(STAMP)
 
@@ -33,6 +33,19 @@ demo: neo4j
 
 test: neo4j
 	$(BIN)/python -m pytest
+
+# Style (ruff), types (mypy) and the layer contract (import-linter, pyproject's
+# [tool.importlinter]). The last two read the installed package, where ingest/, queries/ and
+# graph_schema/ really are car_graph.ingest, .queries and .graph_schema: it is staged under
+# build/lint first (stale build/lib output removed, so nothing deleted from the tree leaks in).
+LINT_SITE := build/lint/site
+lint: install
+	$(BIN)/ruff check .
+	rm -rf build/lib build/bdist.* $(LINT_SITE)
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation --target $(LINT_SITE) .
+	rm -rf build/lib build/bdist.*
+	cd $(LINT_SITE) && PYTHONPATH=. $(CURDIR)/$(BIN)/lint-imports $(CURDIR)/pyproject.toml
+	cd $(LINT_SITE) && PYTHONPATH=. $(CURDIR)/$(BIN)/mypy --config-file $(CURDIR)/pyproject.toml -p car_graph
 
 # the markers are pyproject's [tool.pytest.ini_options]; tests/conftest.py adds neo4j and
 # corpora to every test using a server or the raw corpora

@@ -48,13 +48,12 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from car_graph import cypher
 from car_graph.store import GraphStore
-
 from car_graph_benchmarks import scale, statement_cost
 
 K = 5
@@ -809,7 +808,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m car_graph_benchma
             server.stop(progress=print)
         data["machine"] = machine()
         data["neo4j_version"] = status.version
-        data["measured_at"] = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        data["measured_at"] = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
         data["command"] = command
         suffix = "-random" if args.random_vectors else ""
         (args.results / f"scale-{n_docs}{suffix}.json").write_text(json.dumps(data, indent=2, default=str) + "\n")

@@ -17,7 +17,6 @@ import click
 from car_graph import connection, schema
 from car_graph.cli import CliState, pass_state, progress_option
 from car_graph.client import CarClient
-
 from car_graph_benchmarks.corpora import DOMAINS, ENV_VAR, CorporaError, require_corpora_dir
 
 

@@ -57,25 +57,8 @@ DOMAIN = "compliance"
 
 # --- pools ---------------------------------------------------------------------------------------
 
-SURNAMES = (
-    "Adams Baker Chen Dalton Evans Fischer Garcia Hughes Ibarra Jensen Kowalski Lindqvist Moreau "
-    "Nakamura Okafor Patel Quinn Rossi Schmidt Tanaka Ueda Varga Whitaker Xu Yilmaz Zimmerman "
-    "Abbott Brennan Castillo Delgado Eriksen Fontaine Gallagher Haddad Iverson Jovanovic Keller "
-    "Lambert Mendez Novak Oliveira Petrov Ramirez Sorensen Thornton Usman Vasquez Wagner Yamada "
-    "Zhang Albright Bishop Carver Dubois Ellison Fitzgerald Gomez Hartmann Ingram Jacobs Kaplan "
-    "Larsen Mahoney Nilsson Ortega Pearson Reyes Sato Tran Underwood Vance Walsh Young Ziegler "
-    "Alvarez Becker Coleman Duarte Engel Farrell Greene Holm Iqbal Jordan Kemp Lopez Murphy Nolan "
-    "Osei Park Rahman Stone Turner Vogel Wright Yusuf Arnold Bauer Cruz Doyle Estrada Foster Grant "
-    "Hale Ishikawa Joshi Klein Lowe Molina Nguyen Ochoa Price Raman Silva Torres Valdez Webb "
-    "Achebe Bianchi Costa Dunn Espinoza Ferrari Guerrero Hayes Ito Kim Lin Marsh Nash Owens Pike "
-    "Reid Shah Tate Vega Wong"
-).split()
-FIRST_NAMES = (
-    "Priya Marcus Elena Tomasz Aisha Daniel Sofia Kenji Grace Omar Hannah Lucas Mei Rafael Ingrid "
-    "Samuel Leila Victor Chloe Andre Fatima Jonah Nadia Oliver Rosa Ethan Yara Felix Amara Diego "
-    "Lena Hugo Zara Isaac Maya Theo Noor Julian Vera Caleb Anika Mateo Iris Kofi Greta Luis Sana "
-    "Nikolai Esther Ravi"
-).split()
+SURNAMES = ["Adams", "Baker", "Chen", "Dalton", "Evans", "Fischer", "Garcia", "Hughes", "Ibarra", "Jensen", "Kowalski", "Lindqvist", "Moreau", "Nakamura", "Okafor", "Patel", "Quinn", "Rossi", "Schmidt", "Tanaka", "Ueda", "Varga", "Whitaker", "Xu", "Yilmaz", "Zimmerman", "Abbott", "Brennan", "Castillo", "Delgado", "Eriksen", "Fontaine", "Gallagher", "Haddad", "Iverson", "Jovanovic", "Keller", "Lambert", "Mendez", "Novak", "Oliveira", "Petrov", "Ramirez", "Sorensen", "Thornton", "Usman", "Vasquez", "Wagner", "Yamada", "Zhang", "Albright", "Bishop", "Carver", "Dubois", "Ellison", "Fitzgerald", "Gomez", "Hartmann", "Ingram", "Jacobs", "Kaplan", "Larsen", "Mahoney", "Nilsson", "Ortega", "Pearson", "Reyes", "Sato", "Tran", "Underwood", "Vance", "Walsh", "Young", "Ziegler", "Alvarez", "Becker", "Coleman", "Duarte", "Engel", "Farrell", "Greene", "Holm", "Iqbal", "Jordan", "Kemp", "Lopez", "Murphy", "Nolan", "Osei", "Park", "Rahman", "Stone", "Turner", "Vogel", "Wright", "Yusuf", "Arnold", "Bauer", "Cruz", "Doyle", "Estrada", "Foster", "Grant", "Hale", "Ishikawa", "Joshi", "Klein", "Lowe", "Molina", "Nguyen", "Ochoa", "Price", "Raman", "Silva", "Torres", "Valdez", "Webb", "Achebe", "Bianchi", "Costa", "Dunn", "Espinoza", "Ferrari", "Guerrero", "Hayes", "Ito", "Kim", "Lin", "Marsh", "Nash", "Owens", "Pike", "Reid", "Shah", "Tate", "Vega", "Wong"]
+FIRST_NAMES = ["Priya", "Marcus", "Elena", "Tomasz", "Aisha", "Daniel", "Sofia", "Kenji", "Grace", "Omar", "Hannah", "Lucas", "Mei", "Rafael", "Ingrid", "Samuel", "Leila", "Victor", "Chloe", "Andre", "Fatima", "Jonah", "Nadia", "Oliver", "Rosa", "Ethan", "Yara", "Felix", "Amara", "Diego", "Lena", "Hugo", "Zara", "Isaac", "Maya", "Theo", "Noor", "Julian", "Vera", "Caleb", "Anika", "Mateo", "Iris", "Kofi", "Greta", "Luis", "Sana", "Nikolai", "Esther", "Ravi"]
 N_ID_EMPLOYEES = 100  # "EMP001-Adams" ...; the rest are plain names ("Priya Raman")
 
 # Real symbols; 1-3 letter ones on purpose (short keys are the hard case for entity linking).

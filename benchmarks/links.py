@@ -58,7 +58,6 @@ from packaging.version import InvalidVersion, Version
 
 from car_graph.ingest.domains.drug.openfda import yyyymmdd
 from car_graph.metrics import Edge
-
 from car_graph_benchmarks.corpora import CorporaError, require_corpora_dir
 
 if TYPE_CHECKING:
@@ -749,10 +748,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(str(exc))
 
     from car_graph import connection, schema
-    from car_graph.target import resolve_target
     from car_graph.client import CarClient
     from car_graph.settings import Settings
-
+    from car_graph.target import resolve_target
     from car_graph_benchmarks.questions import load_domain
 
     settings = Settings.from_env()

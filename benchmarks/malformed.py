@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import json
 import random
-from datetime import date, timedelta
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 

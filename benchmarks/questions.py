@@ -69,13 +69,12 @@ from typing import Any
 from car_graph.errors import InputProblem
 from car_graph.ingest.domains.drug.corpus import load_drug
 from car_graph.ingest.domains.law.conan import load_law
-from car_graph.records import DocumentRecord, write_jsonl
-from car_graph.rules import Rule, bundled_rules
 from car_graph.ingest.domains.security.corpus import load_security
 from car_graph.keys import normalize_key
-from car_graph.semantics import explicit_edges, rule_edges
 from car_graph.metrics import Edge, SupersessionGraph, kappa
-
+from car_graph.records import DocumentRecord, write_jsonl
+from car_graph.rules import Rule, bundled_rules
+from car_graph.semantics import explicit_edges, rule_edges
 from car_graph_benchmarks.corpora import ENV_VAR, CorporaError, require_corpora_dir
 from car_graph_benchmarks.links import LinkSet, SourceLink, gold_edges, source_links
 from car_graph_benchmarks.synthetic import lexical_overlap
@@ -615,7 +614,7 @@ def _select_corpus(
     order = sorted(pools)
     random_added = 0
     target = n_distractors - neighbours
-    cursor = {k: 0 for k in order}
+    cursor = dict.fromkeys(order, 0)
     while random_added < target and any(cursor[k] < len(pools[k]) for k in order):
         for k in order:
             if random_added >= target:

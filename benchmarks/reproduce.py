@@ -48,7 +48,6 @@ from car_graph.evaluation import (
 )
 from car_graph.keys import normalize_key
 from car_graph.metrics import Edge, SupersessionGraph, SystemScores, kappa, phi, strict_tca
-
 from car_graph_benchmarks.links import (
     RulePrecisionRecall,
     SourceLink,
@@ -64,13 +63,13 @@ if TYPE_CHECKING:
     from car_graph.rules import Rule
 
 __all__ = [
+    "REPORTED_SPLIT",
     "BenchmarkResult",
     "ErrorAnalysis",
     "MachineInfo",
     "Miss",
     "PhiSummary",
     "QuerySetResult",
-    "REPORTED_SPLIT",
     "ReproduceReport",
     "TargetCheck",
     "check_targets",
@@ -702,7 +701,6 @@ def _eval_queries(rows: Sequence[Mapping[str, Any]], source: str) -> list[EvalQu
 
 def _synthetic_benchmark() -> _Benchmark:
     from car_graph.rules import load_rules
-
     from car_graph_benchmarks import synthetic
 
     bench = synthetic.generate(n_docs=SYNTHETIC_DOCS, seed=SYNTHETIC_SEED)
@@ -732,7 +730,6 @@ def _compliance_benchmark(from_rules: bool, examples: int = 1000) -> _Benchmark:
     intended edges, and the rules are measured against them. TEST split; the questions whose
     ticker has 1-3 letters are also reported on their own."""
     from car_graph.rules import load_domain_file
-
     from car_graph_benchmarks import compliance
 
     bench = compliance.generate(examples)

@@ -47,11 +47,7 @@ MAX_SCOPE = 2000          # the Zipf tail outside the hubs
 SINGLE_SHARE = 0.85       # advisories never revised
 EPOCH = date(2010, 1, 1)
 
-SYLLABLES = (
-    "ba be bi bo bu da de di do du fa fe fi fo ka ke ki ko ku la le li lo lu ma me mi mo mu na ne "
-    "ni no nu pa pe pi po pu ra re ri ro ru sa se si so su ta te ti to tu va ve vi vo vu xa xe xi "
-    "za ze zi zo qua quo tri tra gor gal mir mon ver vel dex dor"
-).split()
+SYLLABLES = ["ba", "be", "bi", "bo", "bu", "da", "de", "di", "do", "du", "fa", "fe", "fi", "fo", "ka", "ke", "ki", "ko", "ku", "la", "le", "li", "lo", "lu", "ma", "me", "mi", "mo", "mu", "na", "ne", "ni", "no", "nu", "pa", "pe", "pi", "po", "pu", "ra", "re", "ri", "ro", "ru", "sa", "se", "si", "so", "su", "ta", "te", "ti", "to", "tu", "va", "ve", "vi", "vo", "vu", "xa", "xe", "xi", "za", "ze", "zi", "zo", "qua", "quo", "tri", "tra", "gor", "gal", "mir", "mon", "ver", "vel", "dex", "dor"]
 FLAWS = (
     "prototype pollution", "path traversal", "heap overflow", "stack exhaustion",
     "integer overflow", "use after free", "double free", "race condition", "SQL injection",
@@ -248,7 +244,6 @@ class Generator:
         return max(1, min(1 + int(self.rng.paretovariate(1.3)), MAX_CHAIN, room))
 
     def _advisory_scope(self, out: IO[str], index: int, size: int, hub: bool) -> None:
-        rng = self.rng
         package = pseudo_word(index, "pk")
         size = min(size, self.n_docs - self.written) if not hub else size
         self.stats.scope_sizes[size] += 1

@@ -34,12 +34,13 @@ generated records plus the explicit ``supersedes`` edges. The generator also rec
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
 import shutil
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
@@ -47,10 +48,9 @@ from typing import Any
 
 from car_graph.ingest.domains.security.ecosystems import package_key
 from car_graph.keys import normalize_key
+from car_graph.metrics import Edge, SupersessionGraph, kappa
 from car_graph.records import DocumentRecord, SupersedesRef, write_jsonl
 from car_graph.rules import Rule, load_rules
-
-from car_graph.metrics import Edge, SupersessionGraph, kappa
 from car_graph.semantics import authority_graph
 
 RULES_PATH = Path(__file__).resolve().parent / "rules" / "synthetic.yaml"
@@ -499,11 +499,7 @@ def supersession_graph(
 # --- lexical overlap (how the benchmark's vocabulary gap is measured) ---------------------------
 
 STOPWORDS = frozenset(
-    "a an and any are as at be been by can could does for from has have in into is it its of on "
-    "or our so still that the their them there this through to was were what when where whether "
-    "which who will with without would all has its than then these those been being do did not "
-    "no nor only other such about after before over under via may might must should lets let "
-    "is as of some most more".split()
+    ["a", "an", "and", "any", "are", "as", "at", "be", "been", "by", "can", "could", "does", "for", "from", "has", "have", "in", "into", "is", "it", "its", "of", "on", "or", "our", "so", "still", "that", "the", "their", "them", "there", "this", "through", "to", "was", "were", "what", "when", "where", "whether", "which", "who", "will", "with", "without", "would", "all", "has", "its", "than", "then", "these", "those", "been", "being", "do", "did", "not", "no", "nor", "only", "other", "such", "about", "after", "before", "over", "under", "via", "may", "might", "must", "should", "lets", "let", "is", "as", "of", "some", "most", "more"]
 )
 
 
@@ -621,7 +617,7 @@ class _Generator:
         eco = rng.choice(ECOSYSTEMS)
         key = package_key(eco, name)
         n_chains = chains or (2 if rng.random() < 0.2 else 1)
-        lines = rng.sample([(ma, mi) for ma in range(0, 6) for mi in range(0, 12)], n_chains + 1)
+        lines = rng.sample([(ma, mi) for ma in range(6) for mi in range(12)], n_chains + 1)
         made: list[_Chain] = []
         for index in range(n_chains):
             fixed = None
@@ -1267,7 +1263,7 @@ def generate(
             ),
         ]
         points = [
-            (a, b) for a, b in zip(steps, steps[1:], strict=False) if a and b and (b - a).days > 2
+            (a, b) for a, b in itertools.pairwise(steps) if a and b and (b - a).days > 2
         ]
         if not points:
             continue

@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 from car_graph.linking import words
-
 from car_graph_benchmarks.variants import all_typos
 
 

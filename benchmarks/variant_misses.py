@@ -28,11 +28,11 @@ from pathlib import Path
 from typing import Any
 
 from car_graph.client import CarClient
-from car_graph.target import connect
 from car_graph.evaluation import read_queries, supersession_graph
-from car_graph.records import read_jsonl
 from car_graph.metrics import strict_tca
+from car_graph.records import read_jsonl
 from car_graph.settings import Settings
+from car_graph.target import connect
 
 
 def classify(

@@ -57,9 +57,8 @@ from typing import Any
 
 from rapidfuzz.distance import OSA
 
-from car_graph.records import DocumentRecord, SupersedesRef, write_jsonl
 from car_graph.metrics import SupersessionGraph
-
+from car_graph.records import DocumentRecord, SupersedesRef, write_jsonl
 from car_graph_benchmarks.corpora import ENV_VAR, CorporaError, require_corpora_dir
 from car_graph_benchmarks.links import gold_edges
 from car_graph_benchmarks.questions import (
@@ -589,8 +588,8 @@ def _security_sets(anchors: Sequence[Anchor], export: Export, names: set[str],
     fam = SECURITY_FAMILIES
     sets = {
         "structured": _SetBuilder("security", "structured", fam["structured"]),
-        "typo": _SetBuilder("security", "typo", {op: "" for op in TYPO_OPS}),
-        "typo_long": _SetBuilder("security", "typo_long", {op: "" for op in TYPO_OPS},
+        "typo": _SetBuilder("security", "typo", dict.fromkeys(TYPO_OPS, "")),
+        "typo_long": _SetBuilder("security", "typo_long", dict.fromkeys(TYPO_OPS, ""),
                                  group="typo"),
         "partial_id": _SetBuilder("security", "partial_id", fam["partial_id"]),
         "paraphrase": _SetBuilder("security", "paraphrase", fam["paraphrase"]),
@@ -667,8 +666,8 @@ def _drug_sets(anchors: Sequence[Anchor], export: Export, names: set[str],
     fam = DRUG_FAMILIES
     sets = {
         "structured": _SetBuilder("drug", "structured", fam["structured"]),
-        "typo": _SetBuilder("drug", "typo", {op: "" for op in TYPO_OPS}),
-        "typo_long": _SetBuilder("drug", "typo_long", {op: "" for op in TYPO_OPS}, group="typo"),
+        "typo": _SetBuilder("drug", "typo", dict.fromkeys(TYPO_OPS, "")),
+        "typo_long": _SetBuilder("drug", "typo_long", dict.fromkeys(TYPO_OPS, ""), group="typo"),
         "partial_id": _SetBuilder("drug", "partial_id", fam["partial_id"]),
         "paraphrase": _SetBuilder("drug", "paraphrase", fam["paraphrase"]),
         "masked_indication": _SetBuilder("drug", "masked_indication", fam["masked_indication"]),

@@ -183,7 +183,7 @@ class GuideServer:
         body = page.encode("utf-8")
 
         class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 (the http.server API)
+            def do_GET(self) -> None:
                 if self.path.split("?", 1)[0] != GUIDE_PATH:
                     self.send_error(404)
                     return
@@ -195,7 +195,7 @@ class GuideServer:
                 self.end_headers()
                 self.wfile.write(body)
 
-            def do_OPTIONS(self) -> None:  # noqa: N802
+            def do_OPTIONS(self) -> None:
                 # Browser sends no-cache headers, so the fetch is preceded by a CORS preflight
                 self.send_response(204)
                 self.send_header("Access-Control-Allow-Origin", "*")
@@ -204,7 +204,7 @@ class GuideServer:
                                  self.headers.get("Access-Control-Request-Headers") or "*")
                 self.end_headers()
 
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+            def log_message(self, format: str, *args: Any) -> None:
                 pass  # a request log would bury the printed steps
 
         self._server = http.server.ThreadingHTTPServer((host, port), Handler)

@@ -17,6 +17,7 @@ Conventions, so new commands stay uniform:
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -104,7 +105,7 @@ class CarGroup(click.Group):
             return "a command of that name already exists"
         try:
             command = entry.load()
-        except Exception as exc:  # noqa: BLE001 -- any import-time failure of third-party code
+        except Exception as exc:
             return f"{type(exc).__name__}: {exc}".splitlines()[0]
         if not isinstance(command, click.Command):
             return f"{entry.value} is a {type(command).__name__}, not a click command"
@@ -563,12 +564,12 @@ def query(state: CliState, name: str | None, assignments: tuple[str, ...], embed
         return
     if list_queries or not name:
         for full in cypher.analyst_names():
-            params = ", ".join(f"${p.name}{'?' if p.optional else ''}"
-                               for p in cypher.declared_parameters(full).values())
+            signature = ", ".join(f"${p.name}{'?' if p.optional else ''}"
+                                  for p in cypher.declared_parameters(full).values())
             purpose = cypher.purpose(full)
-            click.echo(f"{full.split('/', 1)[1]:<24} {params}\n    {purpose}")
+            click.echo(f"{full.split('/', 1)[1]:<24} {signature}\n    {purpose}")
         return
-    params = dict(analyst.parse_param(a) for a in assignments)
+    params: dict[str, Any] = dict(analyst.parse_param(a) for a in assignments)
     with state.driver() as driver, _client(state, driver) as car:
         for key, text in (analyst.parse_param(e) for e in embeds):
             params[key] = car.embedder.embed_query(str(text))
@@ -638,10 +639,8 @@ def browser(state: CliState, doc_id: str | None, question: str | None, as_of: da
 
 
 def _wait_for_ctrl_c() -> None:
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         threading.Event().wait()
-    except KeyboardInterrupt:
-        pass
 
 
 plot_option = click.option(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ipaddress
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlsplit
 
 import neo4j
@@ -44,7 +45,7 @@ class Target:
 #   in Neo4j Browser or cypher-shell.
 # * Everything else at WARNING stays on and is logged: DEPRECATION (a statement will break on
 #   the next Neo4j), UNSUPPORTED, SECURITY, and the rest -- each is something to act on.
-NOTIFICATION_CONFIG: dict[str, object] = {
+NOTIFICATION_CONFIG: dict[str, Any] = {
     "notifications_min_severity": neo4j.NotificationMinimumSeverity.WARNING,
     "notifications_disabled_classifications": [
         neo4j.NotificationDisabledClassification.UNRECOGNIZED,
@@ -52,7 +53,7 @@ NOTIFICATION_CONFIG: dict[str, object] = {
 }
 
 
-def new_driver(uri: str, user: str, password: str, **config: object) -> neo4j.Driver:
+def new_driver(uri: str, user: str, password: str, **config: Any) -> neo4j.Driver:
     """The one place car-graph creates drivers, so they all share the notification policy."""
     return GraphDatabase.driver(uri, auth=(user, password), **{**NOTIFICATION_CONFIG, **config})
 

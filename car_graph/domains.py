@@ -463,7 +463,7 @@ def discover_domains(
             where = f"entry point {entry.name} = {entry.value} (group {group})"
             try:
                 domain = entry.load()
-            except Exception as e:  # noqa: BLE001 - a broken plugin is named, not a bare traceback
+            except Exception as e:
                 raise ConfigError(f"{where} cannot be loaded: {e}") from e
             register(domain, entry.name, where)
     return tuple(domain for domain, _ in found.values())
@@ -572,7 +572,7 @@ def domain_from_mapping(data: Any, source: str) -> Domain | None:
     if isinstance(attributes, list):
         if not all(isinstance(a, str) for a in attributes):
             raise RulesError(source, "'identifier_attributes' as a list holds attribute names")
-        attributes = {a: None for a in attributes}
+        attributes = dict.fromkeys(attributes)
     if not isinstance(attributes, Mapping):
         raise RulesError(source, "'identifier_attributes' must be a list or a mapping attribute -> type")
     for attr, etype in attributes.items():

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import itertools
 import logging
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -186,7 +187,7 @@ def _split_at(doc: Doc, cuts: set[int]) -> None:
         for i, offsets in inner.items():
             token = doc[i]
             points = [0, *sorted(offsets), len(token.text)]
-            orths = [token.text[x:y] for x, y in zip(points, points[1:])]
+            orths = [token.text[x:y] for x, y in itertools.pairwise(points)]
             retokenizer.split(token, orths, heads=[(token, 0)] * len(orths))
 
 
@@ -372,7 +373,7 @@ class EntityExtractor:
                 nlp = spacy.load(
                     name, exclude=["parser", "lemmatizer", "senter", "tagger", "attribute_ruler"]
                 )
-            except Exception as e:  # noqa: BLE001 - a broken model install must not stop ingest
+            except Exception as e:
                 problems.append(f"{name}: {e}")
                 continue
             if "ner" not in nlp.pipe_names:

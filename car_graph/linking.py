@@ -267,7 +267,7 @@ def partial_digit_runs(question: str, spelled: Sequence[tuple[int, int]], settin
             continue
         before = question[max(0, m.start() - 1):m.start()]
         after = question[m.end():m.end() + 2]
-        if before in (".", ",") or after[:1] in (".", ",") and after[1:2].isdigit():
+        if before in (".", ",") or (after[:1] in (".", ",") and after[1:2].isdigit()):
             continue  # part of a number such as 4.17 or 1,000
         runs.append(digits)
     return list(dict.fromkeys(runs))

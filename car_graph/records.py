@@ -374,9 +374,8 @@ def _property_value(value: Any) -> Any | None:
     """Neo4j stores scalars and homogeneous lists of scalars; anything else stays in JSON only."""
     if _scalar(value):
         return value
-    if isinstance(value, list) and value and all(_scalar(v) for v in value):
-        if len({type(v) for v in value}) == 1:
-            return value
+    if isinstance(value, list) and value and all(_scalar(v) for v in value) and len({type(v) for v in value}) == 1:
+        return value
     return None
 
 

@@ -100,7 +100,7 @@ def managed_names() -> tuple[str, ...]:
     return tuple(s.name for s in statements())
 
 
-def apply(driver: neo4j.Driver, database: str, dimensions: int) -> SchemaReport:
+def apply(driver: neo4j.Driver, database: str | None, dimensions: int) -> SchemaReport:
     """Create whatever is missing, refuse a vector dimension mismatch, wait for indexes.
 
     Idempotent: every statement is ``IF NOT EXISTS``, so a second call changes nothing.
@@ -129,7 +129,7 @@ def apply(driver: neo4j.Driver, database: str, dimensions: int) -> SchemaReport:
     return SchemaReport(dimensions, tuple(applied), tuple(created))
 
 
-def check_vector_index(driver: neo4j.Driver, database: str, dimensions: int) -> int | None:
+def check_vector_index(driver: neo4j.Driver, database: str | None, dimensions: int) -> int | None:
     """The existing vector index's dimension (None if absent); SchemaMismatchError if it differs."""
     records = GraphStore(driver, database).read("show_vector_index", name=VECTOR_INDEX)
     if not records:

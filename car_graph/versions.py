@@ -123,7 +123,7 @@ def _debian_canonical(v: debian_support.Version) -> str:
     def numbers(part: str) -> str:
         return re.sub(r"\d+", lambda m: str(int(m.group())), part)
 
-    out = numbers(v.upstream_version)
+    out = numbers(v.upstream_version or "")
     revision = v.debian_revision
     if revision and debian_support.version_compare(f"0-{revision}", "0") != 0:
         out += "-" + numbers(revision)
@@ -221,15 +221,16 @@ def range_lower_bounds(scheme: str, spec: str) -> list[str]:
     # a second branch to '>=2.0.0-alpha8' (">=2.0.0"), so keep the lowest bound per alternative
     for alternative in spec.split("||"):
         found: list[str] = []
-
-        def walk(clause: Any) -> None:
-            if hasattr(clause, "clauses"):
-                for sub in clause.clauses:
-                    walk(sub)
-            elif getattr(clause, "operator", None) in (">=", "=="):
-                found.append(str(clause.target))
-
-        walk(parse_range(scheme, alternative).clause)
+        _lower_bounds(parse_range(scheme, alternative).clause, found)
         if found:
             bounds.append(min(found, key=sort_key(scheme)))
     return sorted(dict.fromkeys(bounds), key=sort_key(scheme))
+
+
+def _lower_bounds(clause: Any, found: list[str]) -> None:
+    """The ``>=`` and ``==`` targets of a parsed range, depth first."""
+    if hasattr(clause, "clauses"):
+        for sub in clause.clauses:
+            _lower_bounds(sub, found)
+    elif getattr(clause, "operator", None) in (">=", "=="):
+        found.append(str(clause.target))

@@ -272,7 +272,7 @@ def _write_batch(
     batch: list[DocumentRecord], store: GraphStore, embedder: Embedder, extractor: EntityExtractor,
     registry: DomainRegistry, rules: list[Rule], summary: IngestSummary,
 ) -> None:
-    state = {row["id"]: row for row in store.read("document_state", ids=[r.id for r in batch])}
+    state: dict[str, Any] = {row["id"]: dict(row) for row in store.read("document_state", ids=[r.id for r in batch])}
     # changed, new, or written by an ingest that was killed before resolving it; each record
     # under the domains that apply to it (for_document: its own domain's declarations)
     changed = [r for r in batch
@@ -351,19 +351,21 @@ def mark_cycles(store: GraphStore, summary: IngestSummary, ids: list[str] | None
     """Strongly connected components of the full edges (None: the whole graph; otherwise the
     components that can hold a cycle after a batch wrote ``ids``); edges inside one are marked
     maybe_cycle, every other edge unmarked."""
+    rows: list[dict[str, Any]]
     if ids is None:
         rows = [dict(r) for r in store.read("full_edges")]
     else:
         # Every cycle holds a "back" edge (to a document published no earlier than its newer
         # one): walk only the components of the documents that make one, each once. A corpus
         # whose edges all point back in time has no cycle to look for.
-        rows, seen = [], set()
-        for row in store.read("back_edge_documents"):
-            if row["id"] in seen:
+        rows = []
+        seen: set[str] = set()
+        for back in store.read("back_edge_documents"):
+            if back["id"] in seen:
                 continue
-            component = store.read("supersession_component", id=row["id"])[0]
-            seen.update(component["members"])
-            rows.extend(component["edges"])
+            walk = store.read("supersession_component", id=back["id"])[0]
+            seen.update(walk["members"])
+            rows.extend(dict(edge) for edge in walk["edges"])
         walked = {(r["newer"], r["older"], r["rule"]) for r in rows}
         rows.extend(dict(r) for r in store.read("cycle_marked_edges")
                     if (r["newer"], r["older"], r["rule"]) not in walked)

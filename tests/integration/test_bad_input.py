@@ -16,10 +16,10 @@ import pytest
 from click.testing import CliRunner
 from reliability_helpers import HashEmbedder, record_figure, snapshot
 
-from car_graph_benchmarks import malformed
 from car_graph.cli import main
 from car_graph.client import CarClient
 from car_graph.connection import wipe_database
+from car_graph_benchmarks import malformed
 
 pytestmark = [pytest.mark.neo4j]
 

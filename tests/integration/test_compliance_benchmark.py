@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from car_graph_benchmarks import compliance
 from car_graph.client import CarClient
+from car_graph_benchmarks import compliance
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.models]
 

@@ -23,17 +23,17 @@ from click.testing import CliRunner
 from reliability_helpers import HashEmbedder, record_figure, snapshot
 
 from car_graph import schema
-from car_graph_benchmarks import malformed
 from car_graph.cli import main
 from car_graph.client import CarClient
 from car_graph.connection import Target, open_driver, wipe_database
 from car_graph.errors import ServerError, ServerUnavailableError
 from car_graph.extraction import EntityExtractor
 from car_graph.ingest.pipeline import ingest_records
+from car_graph.local_server import LocalNeo4j
 from car_graph.records import parse_record
 from car_graph.rules import parse_rules
-from car_graph.local_server import LocalNeo4j
 from car_graph.settings import Settings
+from car_graph_benchmarks import malformed
 
 pytestmark = [pytest.mark.neo4j]
 
@@ -85,7 +85,7 @@ def test_eight_clients_retrieve_consistent_answers_during_an_ingest(
                                 for h in r.chain)
                 n += 1
                 served[index] = n
-        except BaseException as exc:  # noqa: BLE001 - collected and re-raised by the test
+        except BaseException as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=client, args=(i,), daemon=True) for i in range(CLIENTS)]
@@ -215,7 +215,7 @@ def test_server_stopped_mid_query_gives_a_clear_error_and_answers_after_restart(
                 car.retrieve_report(QUESTIONS[served[0] % len(QUESTIONS)], k=5)
                 served[0] += 1
                 running.set()
-        except BaseException as exc:  # noqa: BLE001 - the test inspects what came out
+        except BaseException as exc:
             outcome.append(exc)
 
     thread = threading.Thread(target=ask, daemon=True)

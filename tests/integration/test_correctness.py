@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from reliability_helpers import ConstantEmbedder, record_figure
 
 from car_graph.client import CarClient
 from car_graph.extraction import EntityExtractor
@@ -21,8 +22,6 @@ from car_graph.ingest.pipeline import ingest_records
 from car_graph.records import parse_record
 from car_graph.rules import parse_rules
 from car_graph.store import GraphStore
-from car_graph.types import Status
-from reliability_helpers import ConstantEmbedder, record_figure
 
 pytestmark = [pytest.mark.neo4j]
 
@@ -183,7 +182,7 @@ def _export(driver) -> dict:
         "properties(r) AS props").records
 
     def key(props):
-        return props.get("id") or f"{props.get('type')}:{props.get('key')}" or props.get("name")
+        return props.get("id") or f"{props.get('type')}:{props.get('key')}"
 
     def clean(props):
         return {k: (str(v) if not isinstance(v, (list, str, int, float, bool)) else v)

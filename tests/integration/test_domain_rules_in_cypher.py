@@ -10,10 +10,10 @@ import pytest
 
 from car_graph.client import CarClient
 from car_graph.errors import InputProblem
-from car_graph_benchmarks.links import measure_rules, source_links
-from car_graph_benchmarks.questions import load_domain, supersession_edges
 from car_graph.rules import bundled_rules
 from car_graph.semantics import rule_edges
+from car_graph_benchmarks.links import measure_rules, source_links
+from car_graph_benchmarks.questions import load_domain, supersession_edges
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.models]
 

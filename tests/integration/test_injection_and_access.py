@@ -24,7 +24,7 @@ from reliability_helpers import HashEmbedder, record_figure, snapshot
 from car_graph.cli import main
 from car_graph.client import CarClient
 from car_graph.connection import Target, open_driver
-from car_graph.errors import RulesError, ConfigError, NotFoundError
+from car_graph.errors import ConfigError, NotFoundError, RulesError
 from car_graph.records import parse_record
 from car_graph.rules import parse_rules
 from car_graph.store import GraphStore

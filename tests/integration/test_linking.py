@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from car_graph.client import CarClient
-from car_graph.rules import load_domain_file
 from car_graph.extraction import EntityExtractor
 from car_graph.records import parse_record
+from car_graph.rules import load_domain_file
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.models]
 

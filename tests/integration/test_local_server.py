@@ -101,7 +101,7 @@ def test_binds_loopback_only(local_server: LocalNeo4j) -> None:
 
 def test_browser_is_served(local_server: LocalNeo4j) -> None:
     url = f"{local_server.status().http_url}browser/"
-    with urllib.request.urlopen(url, timeout=10) as response:  # noqa: S310 (loopback)
+    with urllib.request.urlopen(url, timeout=10) as response:
         assert response.status == 200
         assert b"Neo4j Browser" in response.read()
 

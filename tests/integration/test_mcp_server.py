@@ -30,7 +30,6 @@ import httpx2
 import mcp.types as types
 import neo4j
 import pytest
-from car_graph.records import read_jsonl
 from ci_policy import unavailable
 from click.testing import CliRunner
 from mcp import ClientSession, StdioServerParameters
@@ -46,6 +45,7 @@ from car_graph.demo import run_demo, sample_dir
 from car_graph.errors import ServerError
 from car_graph.local_server import LocalNeo4j
 from car_graph.mcp_server import MAX_RECORD_BYTES
+from car_graph.records import read_jsonl
 from car_graph.settings import Settings
 
 pytestmark = [pytest.mark.neo4j]

@@ -112,11 +112,11 @@ def test_graphrag_pipeline_answers_from_the_controlling_document(graph: CarClien
     class RecordingLLM(LLMInterface):
         prompts: list[str] = []
 
-        def invoke(self, input, message_history=None, system_instruction=None):  # noqa: A002
+        def invoke(self, input, message_history=None, system_instruction=None):
             self.prompts.append(input)
             return LLMResponse(content="Fixed in lib 4.17.12.")
 
-        async def ainvoke(self, input, message_history=None, system_instruction=None):  # noqa: A002
+        async def ainvoke(self, input, message_history=None, system_instruction=None):
             return self.invoke(input)
 
     llm = RecordingLLM(model_name="recording")

@@ -28,17 +28,17 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reliability_helpers import ConstantEmbedder, record_figure
 
 from car_graph import analyst, cypher
 from car_graph.extraction import EntityExtractor
-from car_graph.keys import normalize_key
 from car_graph.ingest.pipeline import ingest_records
+from car_graph.keys import normalize_key
 from car_graph.records import parse_record
-from car_graph.rules import parse_rules
 from car_graph.retrieval import to_date
+from car_graph.rules import parse_rules
 from car_graph.semantics import AuthorityGraph, Edge, authority_graph
 from car_graph.store import GraphStore
-from reliability_helpers import ConstantEmbedder, record_figure
 
 pytestmark = [pytest.mark.neo4j]
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from car_graph.adapters.common import require, result_metadata
 from car_graph.errors import CarError, MissingExtraError
 from car_graph.types import Hop, Result, Status
-from datetime import date
 
 
 def test_missing_framework_names_the_extra_to_install() -> None:

@@ -26,15 +26,15 @@ def test_every_analyst_query_documents_purpose_browser_params_and_columns(name: 
     declared = cypher.declared_parameters(name)
     pasted = {re.match(r":param (\w+) =>", line).group(1) for line in cypher.browser_params(name)}
     assert pasted == set(declared), "one :param line per declared parameter"
-    body = "\n".join(l for l in cypher.text(name).splitlines() if not l.startswith("//"))
+    body = "\n".join(line for line in cypher.text(name).splitlines() if not line.startswith("//"))
     assert set(re.findall(r"\$(\w+)", body)) == set(declared), "header and body agree"
-    returns = " ".join(l for l in cypher.header(name) if not l.startswith((":param", "params:")))
+    returns = " ".join(line for line in cypher.header(name) if not line.startswith((":param", "params:")))
     assert "returns:" in returns
 
 
 @pytest.mark.parametrize("name", cypher.analyst_names())
 def test_analyst_queries_only_read(name: str) -> None:
-    body = "\n".join(l for l in cypher.text(name).splitlines() if not l.startswith("//"))
+    body = "\n".join(line for line in cypher.text(name).splitlines() if not line.startswith("//"))
     assert not re.search(r"\b(CREATE|MERGE|SET|DELETE|REMOVE|DETACH)\b", body)
 
 

@@ -17,10 +17,10 @@ STATUS_LABELS = {"active": "Active", "partially_superseded": "PartiallySupersede
 def _rules(grass: str) -> dict[str, dict[str, str]]:
     rules = {}
     for selector, body in re.findall(r"([\w.]+)\s*\{((?:[^{}]|\{\w+\})*)\}", grass):
-        rules[selector] = dict(
-            (k.strip(), v.strip().strip("'\"")) for k, v in
+        rules[selector] = {
+            k.strip(): v.strip().strip("'\"") for k, v in
             (decl.split(":", 1) for decl in body.split(";") if ":" in decl)
-        )
+        }
     return rules
 
 

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from car_graph_benchmarks import compliance
-from car_graph_benchmarks.synthetic import lexical_overlap
-from car_graph.semantics import rule_edges
 from car_graph.records import read_jsonl
 from car_graph.rules import load_rules
+from car_graph.semantics import rule_edges
+from car_graph_benchmarks import compliance
+from car_graph_benchmarks.synthetic import lexical_overlap
 
 FRONT_KIND = {
     "T0": "pre_clearance_approved", "T1": "blackout_announced",

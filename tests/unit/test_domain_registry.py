@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from car_graph import versions
 from car_graph.domains import (
     ENTRY_POINT_GROUP,
     Domain,
@@ -22,9 +23,8 @@ from car_graph.domains import (
 )
 from car_graph.errors import ConfigError, InputProblem, RulesError
 from car_graph.extraction import EntityExtractor, ScopedText
-from car_graph import versions
-from car_graph.rules import bundled_rules
 from car_graph.ingest.sources import format_names, read_source
+from car_graph.rules import bundled_rules
 
 TICKETS = domain_from_mapping({
     "domain": "tickets", "identifiers": [{"type": "ticket", "pattern": r"TCK-\d{4,}"}],
@@ -82,7 +82,7 @@ def test_a_folder_whose_domain_has_another_name_is_refused(plugin_root: Path) ->
 def test_a_folder_without_a_domain_is_refused(plugin_root: Path) -> None:
     write(plugin_root / "fakedomains" / "__init__.py", "")
     write(plugin_root / "fakedomains" / "empty" / "__init__.py", "")
-    with pytest.raises(ConfigError, match="fakedomains.empty: must define DOMAIN"):
+    with pytest.raises(ConfigError, match=r"fakedomains\.empty: must define DOMAIN"):
         discover_domains("fakedomains", group=None)
 
 

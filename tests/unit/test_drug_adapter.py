@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from car_graph import semantics
 from car_graph.ingest.domains.drug import common, corpus, openfda
 from car_graph.records import parse_record
 from car_graph.rules import load_rules
-from car_graph import semantics
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "drug"
 SAMPLE = FIXTURES / "openfda_drug_enforcement_sample.json"
@@ -56,7 +56,7 @@ def test_identifiers():
 
 
 def test_bad_rows_are_reported(loaded):
-    docs, problems = loaded
+    _docs, problems = loaded
     reasons = {Path(p.source.split("!")[0]).name: p for p in problems}
     assert set(reasons) == {common.NME_FILE, common.WITHDRAWN_FILE, common.ENFORCEMENT_FILE}
     assert reasons[common.NME_FILE].line == 9 and "19x9" in reasons[common.NME_FILE].reason

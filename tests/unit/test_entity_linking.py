@@ -10,9 +10,9 @@ from car_graph.linking import (
     LinkingSettings,
     covering,
     partial_digit_runs,
+    readings_per_name,
     short_name_tokens,
     typo_corrections,
-    readings_per_name,
     words,
 )
 

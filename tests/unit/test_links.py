@@ -7,6 +7,9 @@ import json
 from datetime import date
 from pathlib import Path
 
+from car_graph.ingest.domains.drug.corpus import load_drug
+from car_graph.ingest.domains.security.corpus import load_security
+from car_graph.records import DocumentRecord, SupersedesRef
 from car_graph_benchmarks.links import (
     RuleEdge,
     SourceLink,
@@ -17,9 +20,6 @@ from car_graph_benchmarks.links import (
     security_links,
     source_links,
 )
-from car_graph.ingest.domains.drug.corpus import load_drug
-from car_graph.records import DocumentRecord, SupersedesRef
-from car_graph.ingest.domains.security.corpus import load_security
 
 
 def _write(path: Path, rows: list[dict]) -> None:

@@ -168,7 +168,7 @@ def test_check_records_reports_each_bad_record_and_keeps_the_rest() -> None:
     assert set(reasons) == {2, 3, 4, 5, 6}
     assert "'id'" in reasons[2] and "JSON object" in reasons[3]
     assert f"at most {MAX_RECORD_BYTES:,}" in reasons[4]
-    assert "duplicate id 'a' (record 1 was kept)" == reasons[5]
+    assert reasons[5] == "duplicate id 'a' (record 1 was kept)"
     assert all(p.source == "records" for p in checked.problems)
     with pytest.raises(InputRejected, match="at most 500"):
         check_records([{"id": str(i), "text": "t"} for i in range(MAX_INGEST_RECORDS + 1)])

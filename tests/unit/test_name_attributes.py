@@ -7,13 +7,13 @@ import json
 
 import pytest
 
-from car_graph.errors import RulesError
 from car_graph.domains import (
     DomainRegistry,
     domain_from_json,
     domain_from_mapping,
     domain_to_mapping,
 )
+from car_graph.errors import RulesError
 
 CATALOG = {"domain": "catalog", "names": [{"type": "brand", "qualifiers": ["tablets"]}],
            "name_attributes": {"brand_name": "brand", "also_sold_as": "brand"}}

@@ -14,12 +14,11 @@ from datetime import date
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from car_graph.errors import InputProblem, RulesError
 from car_graph import versions
 from car_graph.domains import domain_from_mapping
-from car_graph.rules import canonicalize_versions
+from car_graph.errors import InputProblem, RulesError
 from car_graph.records import DocumentRecord, parse_date, parse_lines, parse_record
-from car_graph.rules import parse_rules
+from car_graph.rules import canonicalize_versions, parse_rules
 
 FIELDS = ["id", "text", "title", "domain", "kind", "published", "scope", "supersedes",
           "attributes", "withdrawn", "version", "fixed_versions", "effective", "partial",

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from car_graph_benchmarks import links as lmod
-from car_graph_benchmarks import questions as qmod
-from car_graph.records import read_jsonl
-from car_graph.rules import bundled_rules
 from car_graph import semantics
 from car_graph.metrics import SupersessionGraph
+from car_graph.records import read_jsonl
+from car_graph.rules import bundled_rules
+from car_graph_benchmarks import links as lmod
+from car_graph_benchmarks import questions as qmod
 
 # Tests that read the raw corpora take the ``raw_corpora`` fixture (tests/corpora.py), which
 # marks them ``corpora``: without the corpora they skip, and ``make unit`` leaves them out.
@@ -125,7 +125,7 @@ def test_every_chain_document_is_in_the_corpus(built, raw_corpora):
 
 
 def test_question_overlaps_anchor_more_than_gold(built):
-    domain, bench = built
+    _domain, bench = built
     rows = [q["info"] for q in bench.queries if not q["info"]["gold_includes_anchor"]]
     anchor = sum(r["overlap_anchor"] for r in rows) / len(rows)
     gold = sum(r["overlap_gold"] for r in rows) / len(rows)
@@ -142,7 +142,7 @@ def test_security_questions_quote_no_ids_or_versions(raw_corpora):
 
 
 def test_robustness_variants(built):
-    domain, bench = built
+    _domain, bench = built
     base = {q["id"]: q for q in bench.queries}
     typos = [r for r in bench.robustness if r["info"]["variant"] == "typo"]
     assert typos

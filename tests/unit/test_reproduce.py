@@ -12,8 +12,8 @@ from click.testing import CliRunner
 
 from car_graph.cli import main
 from car_graph.evaluation import EvalQuery
-from car_graph.records import DocumentRecord
 from car_graph.metrics import SupersessionGraph, SystemScores
+from car_graph.records import DocumentRecord
 from car_graph_benchmarks.links import RulePrecisionRecall
 from car_graph_benchmarks.reproduce import (
     ANCHOR_NOT_FUSED,
@@ -70,7 +70,7 @@ def test_anchor_outside_the_fused_anchors_of_the_run_at_k(graph: SupersessionGra
     fused = [f"n{i}" for i in range(12)] + ["a1"]  # rank 13 at k_max, cut at 10 for k
     miss = classify_miss(q("a1", {"g1"}), ["n0", "n1"], fused, graph, k=2, n_fused=10)
     assert miss is not None and miss.cls == ANCHOR_NOT_FUSED
-    assert "a1 not among the 10 fused anchors (a1 at fused rank 13)" == miss.detail
+    assert miss.detail == "a1 not among the 10 fused anchors (a1 at fused rank 13)"
 
 
 def test_anchor_fused_but_outranked_by_other_frontiers(graph: SupersessionGraph) -> None:
@@ -89,7 +89,7 @@ def test_other_when_closure_missed_gold_or_a_stale_document_leaked(
     assert "g1 not in the top 2 (1 results)" in unreached.detail
     stale = classify_miss(q("a1", {"g1"}), ["g1", "x"], ["a1"], graph, k=2, n_fused=10)
     assert stale is not None and stale.cls == OTHER
-    assert "superseded x in the top 2 without its superseder" == stale.detail
+    assert stale.detail == "superseded x in the top 2 without its superseder"
 
 
 # --- targets -------------------------------------------------------------------------------------
@@ -153,7 +153,7 @@ def _scores(tca: float, n: int = 10) -> SystemScores:
 def _result(name: str, car: float, misses: tuple[Miss, ...] = ()) -> BenchmarkResult:
     systems = {s: SystemAtK(_scores(v), 3.0) for s, v in
                (("bm25", 0.1), ("dense", 0.2), ("hybrid", 0.3), ("car", car))}
-    curve = {s: (0.1, 0.2) for s in systems}
+    curve = dict.fromkeys(systems, (0.1, 0.2))
     main_set = QuerySetResult(10, systems, curve, ErrorAnalysis(5, 10, misses))
     return BenchmarkResult(name, 100, {"rule_a": 7}, 1.5, 2.5, main_set, None,
                            PhiSummary(10, 0.9, 1.2, 3))

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from car_graph_benchmarks import scale
 from car_graph.records import read_jsonl
+from car_graph_benchmarks import scale
 
 
 @pytest.fixture(scope="module")

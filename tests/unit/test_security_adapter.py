@@ -6,9 +6,9 @@ import pytest
 
 from car_graph.errors import IngestError
 from car_graph.ingest.domains.security import common, corpus, osv, releases
-from car_graph.semantics import rule_edges
 from car_graph.records import parse_record
 from car_graph.rules import load_rules
+from car_graph.semantics import rule_edges
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "security"
 RULES = Path(corpus.__file__).parent / "rules.yaml"

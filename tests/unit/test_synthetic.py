@@ -13,8 +13,11 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+
+from car_graph.metrics import SupersessionGraph
 from car_graph.records import DocumentRecord, SupersedesRef, parse_record, read_jsonl
 from car_graph.rules import load_rules, parse_rules
+from car_graph.semantics import explicit_edges, rule_edges
 from car_graph_benchmarks.synthetic import (
     RULES_PATH,
     SyntheticBenchmark,
@@ -23,9 +26,6 @@ from car_graph_benchmarks.synthetic import (
     supersession_graph,
     write,
 )
-from car_graph.semantics import explicit_edges, rule_edges
-
-from car_graph.metrics import SupersessionGraph
 
 
 @pytest.fixture(scope="module")

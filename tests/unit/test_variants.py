@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-
 import json
 import random
 import re
@@ -12,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from car_graph_benchmarks import variants as vmod
-from car_graph_benchmarks.questions import one_edit
 from car_graph.errors import RulesError
 from car_graph.evaluation import read_queries
+from car_graph.metrics import SupersessionGraph
 from car_graph.records import read_jsonl
 from car_graph.rules import bundled_rules
-from car_graph.metrics import SupersessionGraph
+from car_graph_benchmarks import variants as vmod
+from car_graph_benchmarks.questions import one_edit
 
 # The suites read the raw corpora through the ``raw_corpora`` fixture (tests/corpora.py), which
 # marks every test using them ``corpora``: without the corpora they skip, ``make unit`` leaves

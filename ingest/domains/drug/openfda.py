@@ -51,10 +51,7 @@ def recall_is_partial(record: Mapping[str, Any]) -> bool:
         str(record.get(k) or "") for k in ("code_info", "more_code_info", "product_description",
                                            "reason_for_recall")
     )
-    for match in _WHOLE_PRODUCT.finditer(text):
-        if not _RESTRICTED.match(text, match.end()):
-            return False
-    return True
+    return all(_RESTRICTED.match(text, match.end()) for match in _WHOLE_PRODUCT.finditer(text))
 
 
 def yyyymmdd(value: Any) -> date | None:
@@ -78,7 +75,8 @@ def recall_to_record(obj: Any) -> DocumentRecord:
     product = clean(obj.get("product_description"))
     if not reason and not product:
         raise ValueError(f"{number}: neither reason_for_recall nor product_description")
-    openfda = obj.get("openfda") if isinstance(obj.get("openfda"), dict) else {}
+    raw_openfda = obj.get("openfda")
+    openfda: dict[str, Any] = raw_openfda if isinstance(raw_openfda, dict) else {}
     applications = [a for a in (application_number("", x) or clean(x).upper()
                                 for x in openfda.get("application_number") or []) if a]
     ndcs: dict[str, None] = {}

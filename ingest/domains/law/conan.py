@@ -158,7 +158,7 @@ def _side(pair: Mapping[str, Any], side: str, repairs: list[str]) -> tuple[Cite,
         and CITATION.fullmatch(" ".join(citation.split()))
         and " ".join(citation.split()).split(" (U.S.")[0] in cite.citation
     )
-    if provided_ok:
+    if provided_ok and isinstance(name, str):
         if name.strip() != cite.name:
             cite = Cite(name.strip(), cite.citation, cite.key, cite.year, cite.decided)
         note = pair.get("overruled_note") if side == "overruled" else note

@@ -53,11 +53,11 @@ _PATTERN_ID = "pattern"
 def case_patterns() -> list[list[dict[str, Any]]]:
     cap = {"TEXT": {"REGEX": _CAP_RE}, "LOWER": {"NOT_IN": _NOT_PARTY}}
     more = {"TEXT": {"REGEX": _CAP_OR_POSS_RE}, "LOWER": {"NOT_IN": _NOT_PARTY}, "OP": "*"}
-    conn = [{"LOWER": {"IN": _CONNECTORS}}, {"LOWER": {"IN": _CONNECTORS}, "OP": "?"}]
-    run = [cap, more]
+    conn: list[dict[str, Any]] = [{"LOWER": {"IN": _CONNECTORS}}, {"LOWER": {"IN": _CONNECTORS}, "OP": "?"}]
+    run: list[dict[str, Any]] = [cap, more]
 
     def party(connectors: int) -> list[dict[str, Any]]:
-        tokens = list(run)
+        tokens: list[dict[str, Any]] = list(run)
         for _ in range(connectors):
             tokens += conn + run
         return tokens

@@ -151,7 +151,7 @@ def _osv_objects(path: Path) -> Iterator[tuple[str, int, Any]]:
     text = path.read_text(encoding="utf-8")
     stripped = text.lstrip()
     whole: Any = None
-    if stripped.startswith("{") or stripped.startswith("["):
+    if stripped.startswith(("{", "[")):
         try:
             whole = json.loads(text)
         except json.JSONDecodeError:
