@@ -25,7 +25,7 @@ import shutil
 import sys
 import threading
 import webbrowser
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import date, datetime
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
@@ -50,7 +50,7 @@ from car_graph.ingest.sources import format_help, format_names
 from car_graph.local_server import DEFAULT_MEMORY, MEMORY_PROFILES, LocalNeo4j, ServerStatus, memory_profile
 from car_graph.settings import Settings
 from car_graph.stats import graph_stats
-from car_graph.types import Explanation, Hop, Retrieval
+from car_graph.types import Explanation, Hop
 from car_graph.verdict import Verdict, VerdictKind
 
 
@@ -390,21 +390,6 @@ def ingest(state: CliState, path: Path, fmt: str, rules_path: Path | None, stric
         click.echo(f"Warning: {message}. Pass --strict to make this an error.", err=True)
 
 
-def _retrieval_json(retrieval: Retrieval) -> dict[str, Any]:
-    return {
-        "question": retrieval.question,
-        "as_of": retrieval.as_of,
-        "anchors": list(retrieval.anchors),
-        "suppressed": retrieval.suppressed,
-        "ambiguous_scopes": list(retrieval.ambiguous_scopes),
-        "question_entities": list(retrieval.question_entities),
-        "results": [
-            {**asdict(r), "status": str(r.status), "chain": [asdict(h) for h in r.chain]}
-            for r in retrieval.results
-        ],
-    }
-
-
 @main.command("retrieve")
 @click.argument("question")
 @click.option("-k", type=click.IntRange(1, 100), default=5, show_default=True, help="Results.")
@@ -421,7 +406,7 @@ def retrieve(state: CliState, question: str, k: int, as_of: datetime | None, dom
     retrieval = verdict.retrieval
     assert retrieval is not None  # answer() always keeps the retrieval it decided on
     if as_json:
-        _echo_json({**_retrieval_json(retrieval), "verdict": verdict.kind.value,
+        _echo_json({**retrieval.to_json(), "verdict": verdict.kind.value,
                     "verdict_summary": verdict.summary})
     else:
         click.echo(f"{verdict.kind.value.upper().replace('_', ' ')}: {verdict.summary}")
@@ -485,9 +470,7 @@ def explain(state: CliState, doc_id: str, as_of: datetime | None, as_json: bool)
     with state.driver() as driver, _client(state, driver) as car:
         explanation = car.explain(doc_id, as_of=_day(as_of))
     if as_json:
-        data = asdict(explanation)
-        data["status"] = str(explanation.status)
-        _echo_json(data)
+        _echo_json(explanation.to_json())
         return
     click.echo(render_explanation(explanation), nl=False)
 

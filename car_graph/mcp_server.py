@@ -37,7 +37,7 @@ import socket
 import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import date
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -316,28 +316,13 @@ def as_json(data: Any) -> Any:
 
 
 def retrieval_json(retrieval: Retrieval, verdict: Verdict) -> dict[str, Any]:
-    """``car-graph retrieve --json`` (cli._retrieval_json plus the verdict)."""
-    return {
-        "question": retrieval.question,
-        "as_of": retrieval.as_of,
-        "anchors": list(retrieval.anchors),
-        "suppressed": retrieval.suppressed,
-        "ambiguous_scopes": list(retrieval.ambiguous_scopes),
-        "question_entities": list(retrieval.question_entities),
-        "results": [
-            {**asdict(r), "status": str(r.status), "chain": [asdict(h) for h in r.chain]}
-            for r in retrieval.results
-        ],
-        "verdict": verdict.kind.value,
-        "verdict_summary": verdict.summary,
-    }
+    """``car-graph retrieve --json``: the retrieval plus the verdict."""
+    return {**retrieval.to_json(), "verdict": verdict.kind.value, "verdict_summary": verdict.summary}
 
 
 def explanation_json(explanation: Explanation) -> dict[str, Any]:
     """``car-graph explain --json``."""
-    data = asdict(explanation)
-    data["status"] = str(explanation.status)
-    return data
+    return explanation.to_json()
 
 
 def chains_text(explanation: Explanation) -> str:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import date
 from enum import StrEnum
+from typing import Any
 
 
 class Status(StrEnum):
@@ -68,6 +69,21 @@ class Retrieval:
     def ids(self) -> list[str]:
         return [r.doc_id for r in self.results]
 
+    def to_json(self) -> dict[str, Any]:
+        """The shape of ``car-graph retrieve --json`` (without the verdict), a contract."""
+        return {
+            "question": self.question,
+            "as_of": self.as_of,
+            "anchors": list(self.anchors),
+            "suppressed": self.suppressed,
+            "ambiguous_scopes": list(self.ambiguous_scopes),
+            "question_entities": list(self.question_entities),
+            "results": [
+                {**asdict(r), "status": str(r.status), "chain": [asdict(h) for h in r.chain]}
+                for r in self.results
+            ],
+        }
+
 
 @dataclass(frozen=True)
 class Explanation:
@@ -81,3 +97,9 @@ class Explanation:
     superseded_by: tuple[Hop, ...]
     supersedes: tuple[Hop, ...]
     scope: tuple[str, ...] = field(default_factory=tuple)
+
+    def to_json(self) -> dict[str, Any]:
+        """The shape of ``car-graph explain --json``, a contract."""
+        data = asdict(self)
+        data["status"] = str(self.status)
+        return data
