@@ -445,18 +445,21 @@ class OnnxEmbedder:
 
 
 def _onnx_providers(device: str, variant: str, available: Sequence[str]) -> list[str]:
-    """CUDA when asked (or ``auto`` on a GPU machine) and onnxruntime-gpu provides it."""
-    wanted = resolve_device(device)
-    if wanted == "cuda" and variant == ONNX_FP32 and "CUDAExecutionProvider" in available:
+    """CUDA for onnx-fp32 when onnxruntime-gpu provides it and the device setting allows it;
+    otherwise the CPU. Torch is imported (to look for a GPU) only when CUDA is in question, so
+    the ONNX variants start without it."""
+    if device not in EMBEDDING_DEVICES:
+        resolve_device(device)  # raises the setting's error
+    if device == "cpu":
+        return ["CPUExecutionProvider"]
+    if variant == ONNX_FP32 and "CUDAExecutionProvider" in available and resolve_device(device) == "cuda":
         return ["CUDAExecutionProvider", "CPUExecutionProvider"]
-    if wanted == "cuda" and device == "cuda":
+    if device == "cuda":
+        resolve_device(device)  # no GPU at all: that error first
         raise ConfigError(
             f"CAR_EMBEDDING_DEVICE=cuda: variant {variant} cannot run on CUDA here "
             "(int8 dynamic quantization is a CPU technique; onnx-fp32 needs onnxruntime-gpu); "
             f"use CAR_EMBEDDING_VARIANT={TORCH_FP32} on a GPU")
-    if wanted == "cuda":
-        logger.info("a GPU is present but %s runs on CPU; CAR_EMBEDDING_VARIANT=%s uses it",
-                    variant, TORCH_FP32)
     return ["CPUExecutionProvider"]
 
 

@@ -70,14 +70,20 @@ def test_devices() -> None:
             resolve_device("cuda")
 
 
-def test_the_int8_variant_does_not_claim_to_run_on_cuda() -> None:
+def test_the_onnx_variants_pick_their_execution_provider() -> None:
     import torch
 
-    if not torch.cuda.is_available():
-        pytest.skip("needs a GPU: without one, cuda is refused earlier (test_devices)")
-    with pytest.raises(ConfigError, match="torch-fp32"):
-        embedding._onnx_providers("cuda", ONNX_INT8, ["CUDAExecutionProvider", "CPUExecutionProvider"])
-    assert embedding._onnx_providers("auto", ONNX_INT8, ["CPUExecutionProvider"]) == ["CPUExecutionProvider"]
+    cpu_only, with_cuda = ["CPUExecutionProvider"], ["CUDAExecutionProvider", "CPUExecutionProvider"]
+    assert embedding._onnx_providers("auto", ONNX_INT8, cpu_only) == cpu_only
+    assert embedding._onnx_providers("cpu", "onnx-fp32", with_cuda) == cpu_only
+    # int8 dynamic quantization is a CPU technique: auto stays on the CPU, cuda is refused
+    assert embedding._onnx_providers("auto", ONNX_INT8, with_cuda) == cpu_only
+    with pytest.raises(ConfigError, match="torch-fp32" if torch.cuda.is_available() else "no CUDA GPU"):
+        embedding._onnx_providers("cuda", ONNX_INT8, with_cuda)
+    expected = with_cuda if torch.cuda.is_available() else cpu_only
+    assert embedding._onnx_providers("auto", "onnx-fp32", with_cuda) == expected
+    with pytest.raises(ConfigError, match="CAR_EMBEDDING_DEVICE"):
+        embedding._onnx_providers("gpu", ONNX_INT8, cpu_only)
 
 
 # -- the source model and the export cache ---------------------------------------------------
