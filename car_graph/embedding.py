@@ -56,14 +56,18 @@ ONNX_OPSET = 17
 # Quantized ops: the matrix products (fused attention and the feed-forward MatMuls). Not the
 # embedding tables (Gather, EmbedLayerNormalization): int8 there buys no speed, only error.
 INT8_OP_TYPES = ("MatMul", "Attention")
-# Per-channel weight scales: per-tensor ones cost ~0.04 of mean cosine on this model.
+# Per-channel weight scales: per-tensor ones cost 0.04 of mean cosine on this model (0.15 with
+# the 7-bit weights below).
 INT8_PER_CHANNEL = True
-INT8_REDUCE_RANGE = False
+# Weights in 7 bits: on CPUs without VNNI, ONNX Runtime multiplies u8 x s8 pairs into 16 bits,
+# which saturates with full-range weights; 7-bit weights give the same vectors on every x86 CPU
+# for ~0.001 of mean cosine (docs/embedding.md).
+INT8_REDUCE_RANGE = True
 # Every matrix product in int8. Keeping the feed-forward output projections in float32
 # (r"/layer\.\d+/output/dense/MatMul$": their input, the GELU output, has outliers that one
-# per-batch activation scale flattens) raises mean cosine to float32 from 0.994 to 0.997 but
-# costs 28 % more CPU per document, and changed no strict TCA@5 on any dev or test set:
-# docs/embedding.md.
+# per-batch activation scale flattens) raises mean cosine to float32 from 0.993 to 0.997 but
+# costs 27 % more CPU per document and 1.6x the latency of one question, for the same strict
+# TCA@5 on every dev and test set: docs/embedding.md.
 INT8_KEEP_FLOAT: str | None = None
 FEED_FORWARD_OUTPUTS = r"/layer\.\d+/output/dense/MatMul$"
 MANIFEST = "manifest.json"
