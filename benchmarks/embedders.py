@@ -42,7 +42,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -99,7 +99,6 @@ class Row:
 def load_texts(raw: Path, n_docs: int, n_questions: int, seed: int = SEED) -> tuple[list[str], list[str]]:
     """``n_docs`` document texts and ``n_questions`` questions, a quarter from each source."""
     from car_graph.ingest.pipeline import embedding_text
-
     from car_graph_benchmarks import scale
     from car_graph_benchmarks.questions import build_benchmark
 
@@ -208,7 +207,7 @@ def _onnx_candidates(home: Path, extras: bool) -> list[Candidate | None]:
 
     def spinning() -> tuple[Encode, str]:
         class Spinning(OnnxEmbedder):
-            session_config: dict[str, str] = {}
+            session_config: ClassVar[dict[str, str]] = {}
 
         folder = cached_export(source, DEFAULT_MODEL, ONNX_INT8, home)
         return (Spinning(folder, DEFAULT_MODEL, ONNX_INT8).encode,
@@ -239,7 +238,7 @@ def _openvino_candidates(home: Path) -> list[Candidate | None]:
     core = ov.Core()
 
     class OpenVinoEmbedder(OnnxEmbedder):
-        config: dict[str, str] = {}
+        config: ClassVar[dict[str, str]] = {}
 
         def _load(self, path: Path) -> Callable[[dict[str, np.ndarray]], np.ndarray]:
             compiled = core.compile_model(str(path), "CPU", self.config)
@@ -362,18 +361,18 @@ def measure_tca(variants: Sequence[str], raw: Path, home: Path, k: int = 5,
     corpus ingested with that variant (as ``car-graph reproduce`` builds it: same distractors
     and seed), then strict TCA@k of car on every dev and test set, scored on the sources'
     links."""
+    from car_graph.ingest.entities import EntityExtractor
+    from car_graph_benchmarks.links import gold_edges
+    from car_graph_benchmarks.questions import SPLITS, build_benchmark
+    from neo4j import GraphDatabase
+
     from car_graph import schema
     from car_graph.client import CarClient
     from car_graph.embedding import create_embedder
     from car_graph.evaluation import evaluate, parse_queries
-    from car_graph.ingest.entities import EntityExtractor
     from car_graph.local_server import LocalNeo4j
     from car_graph.metrics import SupersessionGraph
     from car_graph.settings import Settings
-    from neo4j import GraphDatabase
-
-    from car_graph_benchmarks.links import gold_edges
-    from car_graph_benchmarks.questions import SPLITS, build_benchmark
 
     settings = Settings.from_env()
     server = LocalNeo4j(settings.home, settings.neo4j_version, f"embedders-{os.getpid()}")
@@ -419,9 +418,9 @@ def render_tca(rows: Sequence[TcaRow], command: str, k: int = 5) -> str:
     by = {(r.variant, r.domain, r.query_set, r.split): r for r in rows}
     sets = list(dict.fromkeys((r.domain, r.query_set, r.split) for r in rows))
     lines = [
-        f"Measured by `{command}` on {machine()}: strict TCA@{k} of car, each variant ingesting "
-        f"the real domains' benchmark corpora into a fresh database (the `car-graph reproduce` "
-        f"corpora: 2,000 distractors, seed 13). Difference: against `{reference}`.",
+        (f"Measured by `{command}` on {machine()}: strict TCA@{k} of car, each variant ingesting "
+         f"the real domains' benchmark corpora into a fresh database (the `car-graph reproduce` "
+         f"corpora: 2,000 distractors, seed 13). Difference: against `{reference}`."),
         "",
         "| domain | set | split | n | " + " | ".join(variants) + " | "
         + " | ".join(f"{v} - {reference}" for v in variants if v != reference) + " |",
@@ -465,20 +464,20 @@ def versions() -> str:
 def render(rows: Sequence[Row], n_docs: int, n_questions: int, latency_questions: int,
            rounds: int, command: str, load: tuple[float, float]) -> str:
     lines = [
-        f"Measured by `{command}` on {machine()} ({versions()}); load average "
-        f"{load[0]:.1f} before and {load[1]:.1f} after (the machine is shared: throughput is "
-        f"the best of {rounds} interleaved rounds).",
+        (f"Measured by `{command}` on {machine()} ({versions()}); load average "
+         f"{load[0]:.1f} before and {load[1]:.1f} after (the machine is shared: throughput is "
+         f"the best of {rounds} interleaved rounds)."),
         "",
-        f"{n_docs} documents, {n_questions} questions (latency: the first {latency_questions}, "
-        "one at a time). CPU ms/doc: this process's CPU time (all its threads) per document in "
-        "the fastest round, less sensitive to other load than docs/s; spinning threads count "
-        "while they spin. Cosine: between each text's vector and the `torch-fp32` one, over "
-        "documents and questions. Top-10 overlap: the questions' 10 nearest documents, "
-        "shared with `torch-fp32`'s, averaged; top-1 same: share of questions whose nearest "
-        f"document is the same. **Bold**: shipped variants; default: `{DEFAULT_EMBEDDING_VARIANT}`.",
+        (f"{n_docs} documents, {n_questions} questions (latency: the first {latency_questions}, "
+         "one at a time). CPU ms/doc: this process's CPU time (all its threads) per document in "
+         "the fastest round, less sensitive to other load than docs/s; spinning threads count "
+         "while they spin. Cosine: between each text's vector and the `torch-fp32` one, over "
+         "documents and questions. Top-10 overlap: the questions' 10 nearest documents, "
+         "shared with `torch-fp32`'s, averaged; top-1 same: share of questions whose nearest "
+         f"document is the same. **Bold**: shipped variants; default: `{DEFAULT_EMBEDDING_VARIANT}`."),
         "",
-        "| engine | docs/s | vs torch-fp32 | CPU ms/doc | 1 question p50 ms | p95 ms | mean cosine "
-        "| min cosine | top-10 overlap | top-1 same | setup s | how |",
+        ("| engine | docs/s | vs torch-fp32 | CPU ms/doc | 1 question p50 ms | p95 ms | mean cosine "
+         "| min cosine | top-10 overlap | top-1 same | setup s | how |"),
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     base = next(r.docs_per_second for r in rows if r.name == TORCH_FP32)

@@ -29,7 +29,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from car_graph.errors import ConfigError
 from car_graph.settings import (
@@ -56,16 +56,16 @@ ONNX_OPSET = 17
 # Quantized ops: the matrix products (fused attention and the feed-forward MatMuls). Not the
 # embedding tables (Gather, EmbedLayerNormalization): int8 there buys no speed, only error.
 INT8_OP_TYPES = ("MatMul", "Attention")
-# Per-channel weight scales: per-tensor ones cost 0.04 of mean cosine on this model (0.15 with
-# the 7-bit weights below).
+# Per-channel weight scales: per-tensor ones cost 0.04 of mean cosine on this model.
 INT8_PER_CHANNEL = True
-# Weights in 7 bits: on CPUs without VNNI, ONNX Runtime multiplies u8 x s8 pairs into 16 bits,
-# which saturates with full-range weights; 7-bit weights give the same vectors on every x86 CPU
-# for ~0.001 of mean cosine (docs/embedding.md).
-INT8_REDUCE_RANGE = True
+# 8-bit weights. On CPUs without VNNI, ONNX Runtime's u8 x s8 kernels can saturate with them
+# (7-bit weights, reduce_range, avoid that); on VNNI CPUs they cannot, and there 7-bit weights
+# were 0.001 further from float32 and moved one drug test question (strict TCA@5 +0.0075 against
+# float32, outside the 0.005 bound): docs/embedding.md.
+INT8_REDUCE_RANGE = False
 # Every matrix product in int8. Keeping the feed-forward output projections in float32
 # (r"/layer\.\d+/output/dense/MatMul$": their input, the GELU output, has outliers that one
-# per-batch activation scale flattens) raises mean cosine to float32 from 0.993 to 0.997 but
+# per-batch activation scale flattens) raises mean cosine to float32 from 0.994 to 0.997 but
 # costs 27 % more CPU per document and 1.6x the latency of one question, for the same strict
 # TCA@5 on every dev and test set: docs/embedding.md.
 INT8_KEEP_FLOAT: str | None = None
@@ -131,7 +131,7 @@ def model_source(model: str | None) -> Path:
 
     try:
         return Path(snapshot_download(model, local_files_only=True))
-    except Exception as e:  # noqa: BLE001 - hub errors have no common base worth naming
+    except Exception as e:
         raise ConfigError(f"embedding model {model!r} is neither a folder nor in the local "
                           f"Hugging Face cache (nothing is downloaded at run time): {e}") from e
 
@@ -364,7 +364,8 @@ class OnnxEmbedder:
     # Worker threads sleep instead of spinning between operators: on a busy machine (Neo4j,
     # spaCy, other processes) spinning threads steal the cores the work needs; docs/embedding.md
     # measured 1.9x more documents/s under load without it.
-    session_config = {"session.intra_op.allow_spinning": "0", "session.inter_op.allow_spinning": "0"}
+    session_config: ClassVar[dict[str, str]] = {
+        "session.intra_op.allow_spinning": "0", "session.inter_op.allow_spinning": "0"}
 
     def __init__(self, folder: Path, model_name: str, variant: str, *,
                  providers: Sequence[str] = ("CPUExecutionProvider",), batch_size: int = 32) -> None:
@@ -402,7 +403,7 @@ class OnnxEmbedder:
             options.add_session_config_entry(key, value)
         try:
             session = ort.InferenceSession(str(path), options, providers=self.providers)
-        except Exception as e:  # noqa: BLE001 - onnxruntime raises its own untyped errors
+        except Exception as e:
             raise ConfigError(f"{path}: cannot load the {self.variant} export ({e}); delete "
                               "its folder to export it again") from e
         inputs = {i.name for i in session.get_inputs()}

@@ -11,11 +11,11 @@ from collections.abc import Sequence
 
 import neo4j
 import pytest
+from car_graph.ingest.records import DocumentRecord
 
 from car_graph import schema
 from car_graph.client import CarClient
 from car_graph.errors import EmbedderMismatchError
-from car_graph.ingest.records import DocumentRecord
 from car_graph.store import GraphStore
 
 DIMENSIONS = 384
@@ -100,8 +100,8 @@ def test_once_no_document_has_a_vector_another_embedder_may_start_over(db, extra
 
 def test_questions_embedded_by_another_variant_are_answered_with_a_warning(db, extractor, caplog) -> None:
     ingest(db, StandIn("onnx-int8"), records("a"), extractor)
-    with CarClient(db, embedder=StandIn("torch-fp32"), extractor=extractor) as car:
-        with caplog.at_level("WARNING", logger="car_graph.client"):
-            results = car.retrieve("a advisory number 1", k=3)
+    with (CarClient(db, embedder=StandIn("torch-fp32"), extractor=extractor) as car,
+          caplog.at_level("WARNING", logger="car_graph.client")):
+        results = car.retrieve("a advisory number 1", k=3)
     assert results  # answered, not refused
     assert any("onnx-int8" in r.message and "torch-fp32" in r.message for r in caplog.records)

@@ -10,8 +10,8 @@ import pytest
 
 from car_graph import embedding
 from car_graph.embedding import (
-    ONNX_INT8,
     MANIFEST,
+    ONNX_INT8,
     SourceModel,
     bundled_model_path,
     cached_export,
