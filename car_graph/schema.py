@@ -161,7 +161,7 @@ def claim_embedder(store: GraphStore, model: str, variant: str, dimensions: int)
     """Record the embedder about to write vectors, or raise EmbedderMismatchError if the graph's
     vectors came from another model or variant (then nothing but a missing record is written).
 
-    Close variants (onnx-int8 and torch-fp32 agree to ~0.997 cosine) are still refused: mixed
+    Close variants (onnx-int8 and torch-fp32 agree to ~0.994 cosine) are still refused: mixed
     vectors would make a document's rank depend on which ingest wrote it.
     """
     row = store.write("claim_embedder", index=VECTOR_INDEX, model=model, variant=variant,
