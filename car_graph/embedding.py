@@ -66,7 +66,7 @@ INT8_REDUCE_RANGE = False
 # Every matrix product in int8. Keeping the feed-forward output projections in float32
 # (r"/layer\.\d+/output/dense/MatMul$": their input, the GELU output, has outliers that one
 # per-batch activation scale flattens) raises mean cosine to float32 from 0.994 to 0.997 but
-# costs 27 % more CPU per document and 1.6x the latency of one question, for the same strict
+# costs 26 % more CPU per document and 1.3x the latency of one question, for the same strict
 # TCA@5 on every dev and test set: docs/embedding.md.
 INT8_KEEP_FLOAT: str | None = None
 FEED_FORWARD_OUTPUTS = r"/layer\.\d+/output/dense/MatMul$"
@@ -362,8 +362,8 @@ class OnnxEmbedder:
     """
 
     # Worker threads sleep instead of spinning between operators: on a busy machine (Neo4j,
-    # spaCy, other processes) spinning threads steal the cores the work needs; docs/embedding.md
-    # measured 1.9x more documents/s under load without it.
+    # spaCy, other processes) spinning threads steal the cores the work needs (under load: 28 %
+    # more CPU per document with spinning; idle: the same; docs/embedding.md).
     session_config: ClassVar[dict[str, str]] = {
         "session.intra_op.allow_spinning": "0", "session.inter_op.allow_spinning": "0"}
 
