@@ -233,8 +233,11 @@ class SourceModel:
                    int(pooling["word_embedding_dimension"]), int(config["num_attention_heads"]))
 
     def key(self, model_name: str) -> str:
-        """Names the export: a readable slug plus a digest of everything the export depends on."""
-        digest = hashlib.sha256(f"recipe {EXPORT_RECIPE}\n".encode())
+        """Names the export: a readable slug plus a digest of everything the export depends on:
+        the model's files, the recipe version and the int8 settings (so changing one of the
+        constants above never reuses an export made under the old value)."""
+        recipe = f"recipe {EXPORT_RECIPE} opset {ONNX_OPSET} int8 {Int8Options()!r}\n"
+        digest = hashlib.sha256(recipe.encode())
         for file in sorted(self.path.rglob("*")):
             if file.is_file() and not file.name.startswith("."):
                 digest.update(f"{file.relative_to(self.path)} {file.stat().st_size}\n".encode())

@@ -172,3 +172,15 @@ def test_a_failed_export_leaves_nothing_behind(tmp_path: Path, monkeypatch: pyte
     with pytest.raises(RuntimeError, match="exporter crashed"):
         cached_export(source, "m", ONNX_INT8, tmp_path / "home")
     assert list((tmp_path / "home" / "models" / ONNX_INT8).iterdir()) == []
+
+
+def test_the_cache_key_changes_with_the_export_recipe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = SourceModel.read(_copy_configs(tmp_path))
+    first = source.key("m")
+    other = embedding.Int8Options(per_channel=not embedding.INT8_PER_CHANNEL)
+    monkeypatch.setattr(embedding, "Int8Options", lambda: other)
+    assert source.key("m") != first  # another quantization recipe
+    monkeypatch.undo()
+    assert source.key("m") == first
+    monkeypatch.setattr(embedding, "EXPORT_RECIPE", embedding.EXPORT_RECIPE + 1)
+    assert source.key("m") != first
