@@ -31,6 +31,7 @@ weights (if ``model2vec[distill]`` is installed). Exports go to a temporary car-
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -361,18 +362,18 @@ def measure_tca(variants: Sequence[str], raw: Path, home: Path, k: int = 5,
     corpus ingested with that variant (as ``car-graph reproduce`` builds it: same distractors
     and seed), then strict TCA@k of car on every dev and test set, scored on the sources'
     links."""
-    from car_graph.ingest.entities import EntityExtractor
-    from car_graph_benchmarks.links import gold_edges
-    from car_graph_benchmarks.questions import SPLITS, build_benchmark
     from neo4j import GraphDatabase
 
     from car_graph import schema
     from car_graph.client import CarClient
     from car_graph.embedding import create_embedder
     from car_graph.evaluation import evaluate, parse_queries
+    from car_graph.extraction import EntityExtractor
     from car_graph.local_server import LocalNeo4j
     from car_graph.metrics import SupersessionGraph
     from car_graph.settings import Settings
+    from car_graph_benchmarks.links import gold_edges
+    from car_graph_benchmarks.questions import SPLITS, build_benchmark
 
     settings = Settings.from_env()
     server = LocalNeo4j(settings.home, settings.neo4j_version, f"embedders-{os.getpid()}")
@@ -454,10 +455,8 @@ def versions() -> str:
     names = ("torch", "sentence-transformers", "onnxruntime", "openvino", "model2vec")
     found = []
     for name in names:
-        try:
+        with contextlib.suppress(md.PackageNotFoundError):
             found.append(f"{name} {md.version(name)}")
-        except md.PackageNotFoundError:
-            pass
     return ", ".join(found)
 
 

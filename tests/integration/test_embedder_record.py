@@ -11,11 +11,11 @@ from collections.abc import Sequence
 
 import neo4j
 import pytest
-from car_graph.ingest.records import DocumentRecord
 
 from car_graph import schema
 from car_graph.client import CarClient
 from car_graph.errors import EmbedderMismatchError
+from car_graph.records import DocumentRecord
 from car_graph.store import GraphStore
 
 DIMENSIONS = 384
