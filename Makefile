@@ -18,10 +18,11 @@ STAMP  := $(VENV)/.installed
 
 install: $(STAMP)
 
+# uv resolves like pip (the same versions) and installs from its cache in seconds, not minutes
+
 $(STAMP): pyproject.toml benchmarks/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip uv
-	# uv resolves like pip (the same versions) and installs from its cache in seconds, not minutes
 	$(BIN)/uv pip install --python $(BIN)/python --quiet -e '.[dev]' -e ./benchmarks
 	touch $(STAMP)
 
