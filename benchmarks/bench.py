@@ -64,8 +64,9 @@ STATEMENT_COST_QUESTIONS = 200  # questions timed statement by statement (statem
 ADDITIONS = 1000  # new documents added to the loaded graph after the measurements
 RESULTS_DIR = Path("docs") / "benchmarks"
 SUPERSESSION_STATEMENTS = frozenset({
-    "link_explicit", "apply_rule", "reset_unresolved", "mark_unresolved", "supersession_component",
-    "full_edges", "mark_cycle_edges", "scope_members", "clear_pending", "upsert_rules",
+    "link_explicit", "apply_rule", "apply_rule_previous", "reset_unresolved", "mark_unresolved",
+    "cycle_candidates", "supersession_component", "cycle_marked_edges", "full_edges",
+    "mark_cycle_edges", "scope_members", "clear_pending", "upsert_rules",
 })
 
 

@@ -349,33 +349,39 @@ def resolve_supersession(
 
 def mark_cycles(store: GraphStore, summary: IngestSummary, ids: list[str] | None) -> None:
     """Strongly connected components of the full edges (None: the whole graph; otherwise the
-    components that can hold a cycle after a batch wrote ``ids``); edges inside one are marked
-    maybe_cycle, every other edge unmarked."""
+    components that can hold a new cycle after a batch wrote ``ids``); full edges inside one are
+    marked maybe_cycle, every other edge unmarked.
+
+    Bounded by what a batch changed: a new cycle runs through a touched document with a full
+    edge in and out (cycle_candidates.cypher), so only those documents' components are walked --
+    along full edges only, one linear walk per component however many of the batch's documents
+    it holds. The marks already set are read back (an index look-up) so that cycles a change
+    broke are cleared: a cycle that still exists outside the walked components consists of
+    marked edges alone, so the search over them finds it again."""
     rows: list[dict[str, Any]]
     if ids is None:
         rows = [dict(r) for r in store.read("full_edges")]
     else:
-        # Every cycle holds a "back" edge (to a document published no earlier than its newer
-        # one): walk only the components of the documents that make one, each once. A corpus
-        # whose edges all point back in time has no cycle to look for.
         rows = []
         seen: set[str] = set()
-        for back in store.read("back_edge_documents"):
-            if back["id"] in seen:
+        for candidate in store.read("cycle_candidates", ids=ids):
+            if candidate["id"] in seen:
                 continue
-            walk = store.read("supersession_component", id=back["id"])[0]
+            walk = store.read("supersession_component", id=candidate["id"])[0]
             seen.update(walk["members"])
             rows.extend(dict(edge) for edge in walk["edges"])
-        walked = {(r["newer"], r["older"], r["rule"]) for r in rows}
-        rows.extend(dict(r) for r in store.read("cycle_marked_edges")
-                    if (r["newer"], r["older"], r["rule"]) not in walked)
+    walked = {(r["newer"], r["older"], r["rule"]) for r in rows}
+    rows.extend(dict(r) for r in store.read("cycle_marked_edges")
+                if (r["newer"], r["older"], r["rule"]) not in walked)
     graph: dict[str, list[str]] = {}
     for row in rows:
-        graph.setdefault(row["newer"], []).append(row["older"])
+        if row["full"]:
+            graph.setdefault(row["newer"], []).append(row["older"])
     component = strongly_connected(graph)
     updates = []
     for row in rows:
-        flag = component.get(row["newer"]) is not None and component.get(row["newer"]) == component.get(row["older"])
+        flag = (bool(row["full"]) and component.get(row["newer"]) is not None
+                and component.get(row["newer"]) == component.get(row["older"]))
         if flag != row["maybe_cycle"]:
             updates.append({"newer": row["newer"], "older": row["older"], "rule": row["rule"], "flag": flag})
     if updates:
