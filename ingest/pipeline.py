@@ -261,11 +261,21 @@ def ingest_records(
             {"name": r.name, "fingerprint": rule_fingerprint(r),
              "parameters": json.dumps(r.parameters(), sort_keys=True, default=str)}
             for r in renewed])
+    if summary.missing_references:
+        summary.missing_references = still_missing(store, summary.missing_references)
     summary.edges_by_rule = store.edges_by_rule()
     summary.graph = store.counts()
     summary.unresolved = summary.graph["unresolved"]
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def still_missing(store: GraphStore, reported: Sequence[str]) -> list[str]:
+    """Of the references batches reported missing ("newer -> target"), those still missing when
+    the run ends, in the order first reported: a later batch may have written the target."""
+    newer = sorted({entry.split(" -> ", 1)[0] for entry in reported})
+    now = {row["missing"] for row in store.read("still_missing_references", ids=newer)}
+    return [entry for entry in dict.fromkeys(reported) if entry in now]
 
 
 def _write_batch(

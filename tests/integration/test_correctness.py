@@ -116,6 +116,22 @@ def test_a_reference_to_a_document_ingested_later_is_linked_then(store, extracto
     assert relations(store) == {("NEW", "OLD", "explicit")}
 
 
+def test_the_report_lists_only_references_still_missing_when_the_run_ends(store, extractor) -> None:
+    # NEW's reference to OLD is missing after the first batch and linked by the third; GONE's
+    # reference is never resolved; LATE names two targets, one of which arrives
+    records = [rec(id="NEW", kind="x", supersedes=["OLD"]),
+               rec(id="LATE", kind="x", supersedes=["OLD", "NEVER"]),
+               rec(id="OLD", kind="x"),
+               rec(id="GONE", kind="x", supersedes=["NOWHERE"])]
+    summary = ingest(store, extractor, records, rules=[], batch_size=1)
+    assert summary.missing_references == ["LATE -> NEVER", "GONE -> NOWHERE"]
+    assert relations(store) == {("NEW", "OLD", "explicit"), ("LATE", "OLD", "explicit")}
+    # a later run that writes NEVER reports nothing missing, and links LATE to it
+    summary = ingest(store, extractor, [rec(id="NEVER", kind="x")], rules=[])
+    assert summary.missing_references == []
+    assert ("LATE", "NEVER", "explicit") in relations(store)
+
+
 # --------------------------------------------------------------------------- hazards
 
 
