@@ -13,6 +13,7 @@ import json
 import logging
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +22,7 @@ from tqdm import tqdm
 from car_graph.domains import DomainRegistry
 from car_graph.embedding import Embedder
 from car_graph.errors import InputProblem
-from car_graph.extraction import EntityExtractor, ScopedText
+from car_graph.extraction import EntityExtractor, EntityMention, ScopedText
 from car_graph.keys import normalize_key
 from car_graph.records import DocumentRecord, SupersedesRef, parse_date, stored_attributes
 from car_graph.rules import Rule, canonicalize_versions, domain_rules
@@ -206,12 +207,15 @@ def ingest_records(
     progress: bool = True,
     problems: Sequence[InputProblem] = (),
     on_batch: Callable[[int], None] | None = None,
+    overlap: bool = True,
 ) -> IngestSummary:
     """Load records into the graph and keep supersession up to date. Returns what was done.
 
     Streaming: records flow batch by batch (``batch_size`` records: one embedding call, one
     ``nlp.pipe``, one write transaction, then the batch's supersession), so memory does not grow
-    with the corpus. A record whose content is unchanged since it was last written is skipped; a
+    with the corpus. With ``overlap`` (the default) the next batch is embedded and run through
+    spaCy on a second thread while this one is written: at most two batches in memory, writes
+    in input order as without it. A record whose content is unchanged since it was last written is skipped; a
     changed one replaces its old version (properties, links, rule edges) and keeps its embedding
     when its text is the same. Rules, explicit references, cycle marks and unresolved dates are
     computed only for the documents a batch wrote and the scopes they joined or left; a rule that
@@ -238,7 +242,15 @@ def ingest_records(
 
     bar = tqdm(total=len(records) if isinstance(records, Sequence) else None, unit="doc",
                desc="ingest", disable=not progress)
-    for batch in _batches(records, batch_size):
+    batches = _batches(records, batch_size)
+
+    def prepare_next() -> PreparedBatch | None:
+        """Read the next batch and do the work that writes nothing: which records changed, their
+        embeddings and entity mentions. Runs on the prefetch thread while the previous batch is
+        written, so it alone uses the embedder and extractor, and it alone updates the rules."""
+        batch = next(batches, None)
+        if batch is None:
+            return None
         if given_rules is None:
             for domain in sorted({r.domain for r in batch if r.domain} - domains_seen):
                 domains_seen.add(domain)
@@ -246,11 +258,28 @@ def ingest_records(
                     active.setdefault(rule.name, rule)
         if not isinstance(records, Sequence):
             add_mentioned_names(extractor, batch)
-        rule_list = list(active.values())
-        _write_batch(batch, store, embedder, extractor, registry, rule_list, summary)
-        bar.update(len(batch))
-        if on_batch:
-            on_batch(summary.documents)
+        return prepare_batch(batch, store, embedder, extractor, list(active.values()))
+
+    # One batch in flight: batch n+1 is read, embedded and run through spaCy while batch n is
+    # written and its supersession resolved. Writes stay strictly in order, on this thread, one
+    # transaction per batch, so a killed ingest leaves exactly what the sequential one left.
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="car-graph-prefetch") as prefetch:
+        upcoming: Future[PreparedBatch | None] | None = prefetch.submit(prepare_next) if overlap else None
+        written: set[str] = set()
+        while True:
+            prepared = upcoming.result() if upcoming is not None else prepare_next()
+            if prepared is None:
+                break
+            if overlap and written & {r.id for r in prepared.batch}:
+                # an id of the batch just written came again: its state was read before that
+                # write committed, so read it again (and embed what that changes)
+                prepared = prepare_batch(prepared.batch, store, embedder, extractor, prepared.rules)
+            upcoming = prefetch.submit(prepare_next) if overlap else None
+            write_prepared(prepared, store, registry, summary)
+            written = {r.id for r in prepared.batch}
+            bar.update(len(prepared.batch))
+            if on_batch:
+                on_batch(summary.documents)
     bar.close()
 
     # Rules that are new or changed since the last ingest see every pair once.
@@ -278,10 +307,25 @@ def still_missing(store: GraphStore, reported: Sequence[str]) -> list[str]:
     return [entry for entry in dict.fromkeys(reported) if entry in now]
 
 
-def _write_batch(
+@dataclass
+class PreparedBatch:
+    """A batch with everything computed before it is written: the graph's state of its ids,
+    the records that changed (new, different, or left pending by a killed ingest), the vectors
+    of those whose text changed and the entity mentions of every changed record."""
+
+    batch: list[DocumentRecord]
+    rules: list[Rule]
+    state: dict[str, dict[str, Any]]
+    changed: list[DocumentRecord]
+    vectors: dict[str, list[float]]
+    mentions: list[list[EntityMention]]
+
+
+def prepare_batch(
     batch: list[DocumentRecord], store: GraphStore, embedder: Embedder, extractor: EntityExtractor,
-    registry: DomainRegistry, rules: list[Rule], summary: IngestSummary,
-) -> None:
+    rules: list[Rule],
+) -> PreparedBatch:
+    registry = extractor.registry
     state: dict[str, Any] = {row["id"]: dict(row) for row in store.read("document_state", ids=[r.id for r in batch])}
     # changed, new, or written by an ingest that was killed before resolving it; each record
     # under the domains that apply to it (for_document: its own domain's declarations)
@@ -289,16 +333,27 @@ def _write_batch(
                if state.get(r.id, {}).get("content_hash")
                != record_hash(r, rules, registry.for_document(r.domain).fingerprint())
                or state[r.id]["pending"]]
-    summary.documents += len(batch)  # every valid record is in the graph after its batch
-    summary.unchanged += len(batch) - len(changed)
     if not changed:
-        return
+        return PreparedBatch(batch, rules, state, [], {}, [])
     fresh = [r for r in changed if state.get(r.id, {}).get("text_hash") != text_hash(r)]
     vectors = dict(zip([r.id for r in fresh], embedder.embed_documents([embedding_text(r) for r in fresh]), strict=True))
     found = extractor.extract_many(
         [ScopedText(embedding_text(r), registry.for_document(r.domain)) for r in changed])
+    return PreparedBatch(batch, rules, state, changed, vectors, found)
+
+
+def write_prepared(prepared: PreparedBatch, store: GraphStore, registry: DomainRegistry,
+                   summary: IngestSummary) -> None:
+    """Write a prepared batch in one transaction, then resolve its supersession; the batch's
+    documents stay pending until that is committed too."""
+    batch, rules, state, changed = prepared.batch, prepared.rules, prepared.state, prepared.changed
+    summary.documents += len(batch)  # every valid record is in the graph after its batch
+    summary.unchanged += len(batch) - len(changed)
+    if not changed:
+        return
+    vectors = prepared.vectors
     documents, scope, identifiers, names, mentions = [], [], [], [], []
-    for record, entities in zip(changed, found, strict=True):
+    for record, entities in zip(changed, prepared.mentions, strict=True):
         domains = registry.for_document(record.domain)
         documents.append(document_row(record, vectors.get(record.id), rules, domains.fingerprint()))
         own = scope_rows(record, domains)
