@@ -69,7 +69,8 @@ def test_partial_components_smoke_compares_both_corpora_side_by_side(db: neo4j.D
     edges, beside the same records without them."""
     result = bench.run_partial_components(
         db, tmp_path / "partial", bench.HashEmbedder(), extractor, n_docs=600, component_size=300,
-        vectors="random (smoke)", repeats=1, uri=neo4j_target.uri, database=neo4j_target.database)
+        vectors="random (smoke)", repeats=1, uri=neo4j_target.uri, database=neo4j_target.database,
+        warmup=False)
 
     corpus = result["corpus"]
     assert corpus["documents"] == 600 and corpus["largest_component"] == 300
