@@ -24,6 +24,11 @@ that scale, and measures:
   chains, new releases on existing lines, new chains in existing and hub scopes -- timed and
   split by stage like the main ingest: its time should follow the 1,000, not the graph.
 
+``--partial-components SIZE`` replaces the scale runs by :func:`run_partial_components`: an
+amendment-heavy corpus (components of SIZE documents joined by partial edges) ingested beside its
+twin without the partial edges (per-document cost ratio, slowest supersession statement call),
+stored as ``docs/benchmarks/partial-<n>-<size>.json``.
+
 Each scale's numbers go to ``docs/benchmarks/scale-<n>.json``; docs/benchmarks.md is rewritten
 from every stored result, so one command regenerates the page.
 
