@@ -24,6 +24,11 @@ that scale, and measures:
   chains, new releases on existing lines, new chains in existing and hub scopes -- timed and
   split by stage like the main ingest: its time should follow the 1,000, not the graph.
 
+``--partial-components SIZE`` replaces the scale runs by :func:`run_partial_components`: an
+amendment-heavy corpus (components of SIZE documents joined by partial edges) ingested beside its
+twin without the partial edges (per-document cost ratio, slowest supersession statement call),
+stored as ``docs/benchmarks/partial-<n>-<size>.json``.
+
 Each scale's numbers go to ``docs/benchmarks/scale-<n>.json``; docs/benchmarks.md is rewritten
 from every stored result, so one command regenerates the page.
 
@@ -64,8 +69,9 @@ STATEMENT_COST_QUESTIONS = 200  # questions timed statement by statement (statem
 ADDITIONS = 1000  # new documents added to the loaded graph after the measurements
 RESULTS_DIR = Path("docs") / "benchmarks"
 SUPERSESSION_STATEMENTS = frozenset({
-    "link_explicit", "apply_rule", "reset_unresolved", "mark_unresolved", "supersession_component",
-    "full_edges", "mark_cycle_edges", "scope_members", "clear_pending", "upsert_rules",
+    "link_explicit", "apply_rule", "apply_rule_previous", "reset_unresolved", "mark_unresolved",
+    "cycle_candidates", "supersession_component", "cycle_marked_edges", "full_edges",
+    "mark_cycle_edges", "scope_members", "clear_pending", "upsert_rules",
 })
 
 
@@ -73,15 +79,21 @@ SUPERSESSION_STATEMENTS = frozenset({
 
 
 class Stopwatch:
-    """Seconds per stage, accumulated; thread-safe enough for one ingesting thread."""
+    """Seconds per stage, accumulated. The ingest prepares the next batch (state lookup,
+    parse, embedding, spaCy) on a second thread while this one is written, so stages overlap
+    in wall time: their sum may exceed the ingest's seconds."""
 
     def __init__(self) -> None:
         self.seconds: dict[str, float] = {}
         self.calls: dict[str, int] = {}
+        self.longest: dict[str, float] = {}  # the slowest single call of each stage
+        self._lock = threading.Lock()
 
     def add(self, stage: str, seconds: float) -> None:
-        self.seconds[stage] = self.seconds.get(stage, 0.0) + seconds
-        self.calls[stage] = self.calls.get(stage, 0) + 1
+        with self._lock:
+            self.seconds[stage] = self.seconds.get(stage, 0.0) + seconds
+            self.calls[stage] = self.calls.get(stage, 0) + 1
+            self.longest[stage] = max(self.longest.get(stage, 0.0), seconds)
 
     def time(self, stage: str, work: Callable[[], Any]) -> Any:
         started = time.perf_counter()
@@ -184,7 +196,13 @@ class TimedStore(GraphStore):
         finally:
             elapsed = time.perf_counter() - started
             self.watch.add(stage, elapsed)
-            self.watch.seconds[f"statement:{name}"] += elapsed
+            key = f"statement:{name}"
+            with self.watch._lock:
+                self.watch.seconds[key] += elapsed
+                self.watch.longest[key] = max(self.watch.longest.get(key, 0.0), elapsed)
+                if self.watch.calls[key] > 1:  # the first call also pays Cypher planning
+                    self.watch.longest[f"warm:{key}"] = max(
+                        self.watch.longest.get(f"warm:{key}", 0.0), elapsed)
 
     def write_batch(self, *args: Any, **kwargs: Any) -> None:
         self.watch.time("graph_write", lambda: super(TimedStore, self).write_batch(*args, **kwargs))
@@ -291,7 +309,8 @@ class ScaleResult:
     data: dict[str, Any] = field(default_factory=dict)
 
 
-def ingest(driver: Any, corpus: Path, embedder: Any, extractor: Any, batch_size: int = 256) -> dict[str, Any]:
+def ingest(driver: Any, corpus: Path, embedder: Any, extractor: Any, batch_size: int = 256,
+           overlap: bool = True) -> dict[str, Any]:
     from car_graph.client import CarClient
     from car_graph.ingest.pipeline import ingest_records
 
@@ -304,10 +323,12 @@ def ingest(driver: Any, corpus: Path, embedder: Any, extractor: Any, batch_size:
     started = time.perf_counter()
     summary = ingest_records(timed_records(corpus, watch, problems), store, timed_embedder,
                              timed_extractor, None, batch_size=batch_size, progress=False,
-                             problems=problems)
+                             problems=problems, overlap=overlap)
     total = time.perf_counter() - started
     stages = {s: round(v, 3) for s, v in watch.seconds.items() if not s.startswith("statement:")}
-    statements = {s.split(":", 1)[1]: {"seconds": round(v, 3), "calls": watch.calls[s]}
+    statements = {s.split(":", 1)[1]: {"seconds": round(v, 3), "calls": watch.calls[s],
+                                       "longest_s": round(watch.longest.get(s, 0.0), 3),
+                                       "longest_warm_s": round(watch.longest.get(f"warm:{s}", 0.0), 3)}
                   for s, v in watch.seconds.items() if s.startswith("statement:")}
     accounted = sum(stages.values())
     embedding = stages.get("embedding", 0.0)
@@ -319,7 +340,7 @@ def ingest(driver: Any, corpus: Path, embedder: Any, extractor: Any, batch_size:
         "statements": statements,
         "overhead_beyond_embedding": round((total - embedding) / embedding, 3) if embedding else None,
         "embedding_share": round(embedding / total, 3) if total else None,
-        "batch_size": batch_size,
+        "batch_size": batch_size, "overlap": overlap,
     }
 
 
@@ -502,6 +523,110 @@ def run_scale(driver: Any, corpus_dir: Path, embedder: Any, extractor: Any, *,
     return result
 
 
+# ------------------------------------------------------------------------------ partial components
+
+PARTIAL_RATIO_TARGET = 1.5      # ingest cost per document, with / without partial components
+PARTIAL_STATEMENT_TARGET = 1.0  # seconds: no single supersession statement call may take longer
+
+
+def slowest_supersession_statement(ingested: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The supersession statement whose single slowest call over these ingests took longest;
+    ``warm``: the same leaving out each statement's first call per ingest (which also pays
+    Cypher planning on an empty query cache)."""
+    calls = [(v["longest_s"], name) for run in ingested for name, v in run["statements"].items()
+             if name in SUPERSESSION_STATEMENTS]
+    warm = [(v.get("longest_warm_s", 0.0), name) for run in ingested
+            for name, v in run["statements"].items() if name in SUPERSESSION_STATEMENTS]
+    seconds, name = max(calls, default=(0.0, None))
+    warm_seconds, warm_name = max(warm, default=(0.0, None))
+    return {"statement": name, "seconds": seconds, "warm_statement": warm_name,
+            "warm_seconds": warm_seconds}
+
+
+def run_partial_components(driver: Any, corpus_dir: Path, embedder: Any, extractor: Any, *,
+                           n_docs: int, component_size: int, vectors: str, repeats: int = 2,
+                           uri: str = "bolt://127.0.0.1", database: str = "neo4j",
+                           warmup: bool = True) -> dict[str, Any]:
+    """Ingest an amendment-heavy corpus (components of ``component_size`` documents joined by
+    partial edges, :func:`scale.generate_partial`) and its twin without the partial edges, side
+    by side on the same server, each into an emptied database, in ABBA order over ``repeats``
+    rounds (drift of the shared machine's load cancels), after one unrecorded ``warmup`` ingest
+    of the twin (a fresh server's first ingest runs 2-2.5x slower: JIT, caches, query plans).
+    Returns the per-document cost of each,
+    their ratio (with and without the embedding stage) and the slowest single supersession
+    statement call of each."""
+    from car_graph.connection import wipe_database
+
+    stats = scale.generate_partial(corpus_dir, n_docs, component_size)
+    order = [name for r in range(repeats)
+             for name in (("baseline", "partial") if r % 2 == 0 else ("partial", "baseline"))]
+    runs: dict[str, list[dict[str, Any]]] = {"baseline": [], "partial": []}
+    if warmup:
+        wipe_database(driver, database, uri)
+        ingest(driver, corpus_dir / "baseline" / "documents.jsonl", embedder, extractor)
+    load = [os.getloadavg()[0]]
+    for name in order:
+        wipe_database(driver, database, uri)
+        runs[name].append(ingest(driver, corpus_dir / name / "documents.jsonl", embedder, extractor))
+        load.append(os.getloadavg()[0])
+
+    def per_doc_ms(name: str, without_embedding: bool = False) -> float:
+        seconds = sum(r["seconds"] - (r["stages_s"].get("embedding", 0.0) if without_embedding else 0.0)
+                      for r in runs[name])
+        return 1000 * seconds / sum(r["documents"] for r in runs[name])
+
+    cost = {name: round(per_doc_ms(name), 3) for name in runs}
+    fixed = {name: round(per_doc_ms(name, without_embedding=True), 3) for name in runs}
+    slowest = {name: slowest_supersession_statement(runs[name]) for name in runs}
+    ratio = cost["partial"] / cost["baseline"]
+    return {
+        "corpus": stats, "vectors": vectors, "component_size": component_size, "order": order,
+        "runs": runs, "load_average": load,
+        "ms_per_document": cost, "ms_per_document_without_embedding": fixed,
+        "ratio": round(ratio, 3),
+        "ratio_without_embedding": round(fixed["partial"] / fixed["baseline"], 3),
+        "slowest_statement": slowest,
+        "targets": {"ratio_met": ratio <= PARTIAL_RATIO_TARGET,
+                    "statement_met": slowest["partial"]["seconds"] <= PARTIAL_STATEMENT_TARGET},
+    }
+
+
+def _slowest(s: dict[str, Any]) -> str:
+    warm = (f"; after the first call {s['warm_statement']} {s['warm_seconds']:.3f} s"
+            if s.get("warm_statement") else "")
+    return f"{s['statement']} {s['seconds']:.3f} s{warm}"
+
+
+def _partial_section(results: Sequence[dict[str, Any]]) -> list[str]:
+    if not results:
+        return []
+    out = ["## Components joined by partial edges (amendment-heavy corpora)", "",
+           "`scale.generate_partial` writes families of standards: editions superseding each other "
+           "in full, amendments superseding editions and other documents of the family in part, "
+           "corrigenda and one full two-document cycle per family -- partial edges join each "
+           "family into one component. Its twin holds the same records without the partial "
+           "references. Both are ingested side by side on the same server (emptied before each "
+           "ingest, ABBA order, after one unrecorded warm-up ingest); targets (issue \"Speed where users feel it\"): cost per "
+           f"document with partial components <= {PARTIAL_RATIO_TARGET} x without, and no single "
+           f"supersession statement call over {PARTIAL_STATEMENT_TARGET:.0f} s.", "",
+           "| documents | component | vectors | full / partial edges | ms/doc with partial | "
+           "ms/doc without | ratio | ratio without embedding | slowest statement with partial | "
+           "slowest without | targets |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        c, s = r["corpus"], r["slowest_statement"]
+        met = r["targets"]["ratio_met"] and r["targets"]["statement_met"]
+        out.append(
+            f"| {c['documents']:,} | {c['largest_component']:,} | {r['vectors']} | "
+            f"{c['full_edges']:,} / {c['partial_edges']:,} | {r['ms_per_document']['partial']:.2f} | "
+            f"{r['ms_per_document']['baseline']:.2f} | **{r['ratio']:.2f}** | "
+            f"{r['ratio_without_embedding']:.2f} | {_slowest(s['partial'])} | "
+            f"{_slowest(s['baseline'])} | {'met' if met else '**missed**'} |")
+    out += ["", "Commands: " + "; ".join(sorted({f"`{r.get('command', '?')}`" for r in results}))
+            + ". Load averages during each (before the first ingest, then after each): "
+            + "; ".join(", ".join(f"{x:.1f}" for x in r["load_average"]) for r in results) + ".", ""]
+    return out
+
+
 # ------------------------------------------------------------------------------ the report
 
 
@@ -534,19 +659,23 @@ free RAM about the size of the store's vector index.
 """
 
 
-def render(results: Sequence[dict[str, Any]], command: str) -> str:
+def render(results: Sequence[dict[str, Any]], command: str,
+           partial: Sequence[dict[str, Any]] = ()) -> str:
     lines = ["# Scale benchmarks", "",
              "Generated by `make bench` (`python -m car_graph_benchmarks.bench`); every number below "
              "was measured in one run per scale, systems side by side on the same server. Do not "
              "edit by hand. Core performance problems found with these runs, with their PROFILE "
              "evidence, and what 1M documents would take: docs/benchmarks-findings.md.", ""]
-    if not results:
+    if not results and not partial:
         return "\n".join(lines + ["No results yet.", ""])
-    m = results[0]["machine"]
+    first = (results or partial)[0]
+    m = first["machine"]
     lines += [f"Machine: {m['cpu']}, {m['cores']} cores (shared with other work), "
-              f"{m['memory'] / 2**30:.0f} GiB RAM, Python {m['python']}, Neo4j {results[0].get('neo4j_version', '?')}.",
+              f"{m['memory'] / 2**30:.0f} GiB RAM, Python {m['python']}, Neo4j {first.get('neo4j_version', '?')}.",
               "", f"Page written by: `{command}`; each scale's measuring command is in its section.",
               "", PROFILE_DOC]
+    if not results:
+        return "\n".join(lines + _partial_section(partial)) + "\n"
     lines += ["## Summary", "",
               "| documents | vectors | ingest docs/s | embedding share | overhead beyond embedding | "
               "car query | car p50 / vector p50 | reference p50 / car p50 | car strict TCA@5 | Python peak | Neo4j peak |",
@@ -563,6 +692,7 @@ def render(results: Sequence[dict[str, Any]], command: str) -> str:
               "With random vectors the embedding stage is a hash, so the overhead is not comparable.",
               ""]
     lines += _additions_table(results)
+    lines += _partial_section(partial)
     lines += _targets_table(results)
     for r in results:
         lines += _scale_section(r)
@@ -737,7 +867,9 @@ def _scale_section(r: dict[str, Any]) -> list[str]:
 def write_report(results_dir: Path, out: Path, command: str) -> None:
     results = sorted((json.loads(p.read_text()) for p in results_dir.glob("scale-*.json")),
                      key=lambda r: (r["corpus"]["documents"], r["vectors"]))
-    out.write_text(render(results, command), encoding="utf-8")
+    partial = sorted((json.loads(p.read_text()) for p in results_dir.glob("partial-*.json")),
+                     key=lambda r: (r["corpus"]["documents"], r["component_size"], r["vectors"]))
+    out.write_text(render(results, command, partial), encoding="utf-8")
 
 
 # ------------------------------------------------------------------------------ command line
@@ -769,6 +901,10 @@ def main(argv: list[str] | None = None, prog: str = "python -m car_graph_benchma
     parser.add_argument("--results", type=Path, default=RESULTS_DIR)
     parser.add_argument("--out", type=Path, default=Path("docs") / "benchmarks.md")
     parser.add_argument("--report-only", action="store_true", help="rewrite the page from stored results")
+    parser.add_argument("--partial-components", type=int, metavar="SIZE",
+                        help="instead of the scale runs: for each of --scales, ingest a corpus of that "
+                             "many documents in components of SIZE joined by partial edges beside its "
+                             "twin without them (per-document cost ratio, slowest supersession statement)")
     args = parser.parse_args(argv)
     logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
     command = f"{prog} " + " ".join(argv if argv is not None else sys.argv[1:])
@@ -790,6 +926,9 @@ def main(argv: list[str] | None = None, prog: str = "python -m car_graph_benchma
     vectors = (embedder.model_name if args.random_vectors
                else f"all-MiniLM-L6-v2 {embedder.variant}")
     for n_docs in (int(s) for s in args.scales.split(",")):
+        if args.partial_components:
+            run_partial_scale(args, settings, work, n_docs, embedder, vectors, command)
+            continue
         corpus_dir = work / f"scale-{n_docs}"
         if not (corpus_dir / "stats.json").is_file():
             print(f"generating {n_docs:,} documents into {corpus_dir} ...", flush=True)
@@ -820,6 +959,41 @@ def main(argv: list[str] | None = None, prog: str = "python -m car_graph_benchma
         write_report(args.results, args.out, command)
         print(json.dumps({k: data[k] for k in ("ingest", "ratios", "rss")}, indent=2, default=str))
     return 0
+
+
+def run_partial_scale(args: argparse.Namespace, settings: Any, work: Path, n_docs: int, embedder: Any,
+                      vectors: str, command: str) -> None:
+    """One partial-components comparison on a fresh managed instance; stores and reports it."""
+    from neo4j import GraphDatabase
+
+    from car_graph.extraction import EntityExtractor
+    from car_graph.local_server import LocalNeo4j, memory_profile
+
+    size = args.partial_components
+    server = LocalNeo4j(settings.home, settings.neo4j_version, args.instance)
+    server.stop(progress=print)
+    shutil.rmtree(server.instance_dir, ignore_errors=True)
+    profile_name = args.memory or profile_for(n_docs)
+    status = server.start(timeout=300, progress=print, memory=memory_profile(profile_name))
+    try:
+        uri, user, password = server.connection()
+        with GraphDatabase.driver(uri, auth=(user, password)) as driver:
+            print(f"partial components: {n_docs:,} documents in components of {size:,} ({vectors}) ...",
+                  flush=True)
+            data = run_partial_components(driver, work / f"partial-{n_docs}-{size}", embedder,
+                                          EntityExtractor(use_statistical=False), n_docs=n_docs,
+                                          component_size=size, vectors=vectors, uri=uri)
+    finally:
+        server.stop(progress=print)
+    data.update(machine=machine(), neo4j_version=status.version, command=command,
+                measured_at=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+                memory=profile_name)
+    suffix = "-random" if args.random_vectors else ""
+    (args.results / f"partial-{n_docs}-{size}{suffix}.json").write_text(
+        json.dumps(data, indent=2, default=str) + "\n")
+    write_report(args.results, args.out, command)
+    print(json.dumps({k: data[k] for k in ("ms_per_document", "ratio", "ratio_without_embedding",
+                                           "slowest_statement", "targets")}, indent=2))
 
 
 if __name__ == "__main__":

@@ -61,3 +61,55 @@ def test_scale_benchmark_smoke_produces_a_sane_report(db: neo4j.Driver, extracto
     assert "## 1,000 documents (random (smoke))" in text and "car p50 / vector p50" in text
     assert "## Adding 1,000 documents to the loaded graph" in text and "## Targets" in text
     assert "### Where car's time goes (50 questions" in text and "| car.cypher (one statement) |" in text
+
+
+def test_partial_components_smoke_compares_both_corpora_side_by_side(db: neo4j.Driver, neo4j_target,
+                                                                     extractor, tmp_path: Path) -> None:
+    """`bench --partial-components`, small: 600 documents in components of 300 joined by partial
+    edges, beside the same records without them."""
+    result = bench.run_partial_components(
+        db, tmp_path / "partial", bench.HashEmbedder(), extractor, n_docs=600, component_size=300,
+        vectors="random (smoke)", repeats=1, uri=neo4j_target.uri, database=neo4j_target.database,
+        warmup=False)
+
+    corpus = result["corpus"]
+    assert corpus["documents"] == 600 and corpus["largest_component"] == 300
+    assert corpus["partial_edges"] > corpus["full_edges"] > 0 and corpus["cycles"] == 2
+    with_partial, without = result["runs"]["partial"][0], result["runs"]["baseline"][0]
+    assert with_partial["documents"] == without["documents"] == 600
+    assert with_partial["edges"] == corpus["full_edges"] + corpus["partial_edges"]
+    assert without["edges"] == corpus["full_edges"], "the twin holds the full edges only"
+    cost = result["ms_per_document"]
+    assert result["ratio"] == pytest.approx(cost["partial"] / cost["baseline"], rel=0.01)
+    slowest = result["slowest_statement"]["partial"]
+    assert slowest["statement"] in bench.SUPERSESSION_STATEMENTS and slowest["seconds"] > 0
+    # the cycle pass walked the two families' full components only, never the partial ones
+    walks = with_partial["statements"]["supersession_component"]
+    assert walks["calls"] >= 2 and walks["longest_s"] < 1.0
+    cycles = db.execute_query("MATCH ()-[s:SUPERSEDES {maybe_cycle: true}]->() RETURN count(s) AS n",
+                              database_=neo4j_target.database).records[0]["n"]
+    assert cycles == 4, "each family's two-document cycle is marked (2 edges each)"
+
+    result.update(machine=bench.machine(), neo4j_version="test", command="smoke")
+    (tmp_path / "partial-600-300.json").write_text(json.dumps(result, default=str))
+    out = tmp_path / "benchmarks.md"
+    bench.write_report(tmp_path, out, "smoke")
+    text = out.read_text()
+    assert "## Components joined by partial edges" in text and f"**{result['ratio']:.2f}**" in text
+
+
+def test_overlap_comparison_smoke_ingests_the_same_corpus_both_ways(db: neo4j.Driver, neo4j_target,
+                                                                    extractor, tmp_path: Path) -> None:
+    from car_graph_benchmarks import ingest_overlap
+
+    stats = scale.generate(tmp_path / "corpus", 600, n_questions=10, seed=4)
+    result = ingest_overlap.compare(db, tmp_path / "corpus" / "documents.jsonl", bench.HashEmbedder(),
+                                    extractor, rounds=1, uri=neo4j_target.uri,
+                                    database=neo4j_target.database)
+    assert result["order"] == ["sequential", "overlapped"]
+    for name in ("sequential", "overlapped"):
+        (run,) = result["runs"][name]
+        assert run["documents"] == 600 and run["edges"] == stats["edges"]
+        assert run["overlap"] is (name == "overlapped")
+    rate = result["docs_per_s"]
+    assert result["speedup"] == pytest.approx(rate["overlapped"] / rate["sequential"], rel=0.01)
