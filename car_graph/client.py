@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from types import TracebackType
@@ -18,14 +19,15 @@ from typing import Any
 
 from neo4j import Driver
 from rapidfuzz import fuzz, process
+from tqdm import tqdm
 
 from car_graph import analyst, schema
 from car_graph.analyst import QueryResult
 from car_graph.connection import open_driver
 from car_graph.domains import Domain, domain_to_mapping, stored_domains
 from car_graph.embedding import Embedder, SentenceTransformerEmbedder
-from car_graph.errors import EmptyGraphError, NotFoundError, UnknownDocumentError
-from car_graph.evaluation import EvaluationReport, evaluate, read_queries
+from car_graph.errors import ConfigError, EmptyGraphError, NotFoundError, UnknownDocumentError
+from car_graph.evaluation import EvaluationReport, VerdictReport, evaluate, read_queries
 from car_graph.extraction import EntityExtractor
 from car_graph.ingest.pipeline import (
     DeleteSummary,
@@ -35,6 +37,7 @@ from car_graph.ingest.pipeline import (
     ingest_records,
 )
 from car_graph.ingest.sources import read_source
+from car_graph.metrics import Reading, VerdictOutcome, score_verdicts
 from car_graph.records import DocumentRecord
 from car_graph.retrieval import Retrieval, RetrievalSettings, Retriever
 from car_graph.rules import Rule, load_domain_file
@@ -42,7 +45,17 @@ from car_graph.settings import Settings
 from car_graph.store import GraphStore
 from car_graph.target import resolve_target
 from car_graph.types import Explanation, Result
-from car_graph.verdict import Verdict, decide, subject_of, with_llm
+from car_graph.verdict import (
+    VERDICT_MARGIN,
+    Verdict,
+    close_anchors,
+    decide,
+    judge,
+    kind_of_status,
+    outcome,
+    several,
+    with_llm,
+)
 
 
 class CarClient:
@@ -209,20 +222,59 @@ class CarClient:
 
     def answer(
         self, question: str, as_of: date | None = None, *, k: int = 5, domain: str | None = None,
-        llm: Callable[[str], str] | None = None,
+        llm: Callable[[str], str] | None = None, margin: float = VERDICT_MARGIN,
     ) -> Verdict:
         """Is the document the question is about in force, and if not, what controls it?
 
-        Deterministic: retrieval, then the subject's closure (``explain``) as of ``as_of``. With
+        Deterministic: retrieval, then the closures (``explain``) of the anchors within
+        ``margin`` of the top one, as of ``as_of``; one subject is asserted only when the
+        evidence singles it out, else the verdict is AMBIGUOUS with its candidates. With
         ``llm`` (a function prompt -> text) the verdict also carries the model's answer to
         ``verdict.prompt()``; car-graph never calls a model on its own.
         """
 
         retrieval = self.retrieve_report(question, k=k, as_of=as_of, domain=domain)
-        subject = subject_of(retrieval)
-        explanation = self.explain(subject, as_of=as_of) if subject is not None else None
-        verdict = decide(retrieval, explanation)
+        verdict = self.verdict_on(retrieval, k=k, margin=margin)
         return with_llm(verdict, llm) if llm is not None else verdict
+
+    def verdict_on(self, retrieval: Retrieval, *, k: int = 5, margin: float = VERDICT_MARGIN,
+                   explain: Callable[[str], Explanation] | None = None) -> Verdict:
+        """The verdict on a retrieval: the close anchors' closures (one ``explain`` each; one
+        when the top anchor leads by ``margin``), judged by ``verdict.judge``; a question whose
+        linked entities are held by different anchors gets one verdict per named subject."""
+        explain = explain or (lambda doc_id: self.retriever.explain(doc_id, retrieval.as_of))
+        close = close_anchors(retrieval, margin, k)
+        explanations = {a: explain(a) for a in close}
+        named = self._named_subjects(retrieval, explanations, k, explain)
+        if len(named) >= 2:
+            return several(retrieval, [
+                replace(decide(retrieval, explanations[anchor]), margin=margin,
+                        singled_out_by="named in the question") for anchor in named])
+        return judge(retrieval, explanations, margin, k)
+
+    @staticmethod
+    def _named_subjects(retrieval: Retrieval, explanations: dict[str, Explanation], k: int,
+                        explain: Callable[[str], Explanation]) -> list[str]:
+        """For a question that links two or more entities: the best anchor holding each one in
+        its scope, when no single anchor holds them all (then the question is about several
+        documents). Explains further anchors (of the top k) as needed, into ``explanations``."""
+        entities = list(dict.fromkeys(retrieval.question_entities))
+        if len(entities) < 2:
+            return []
+        for anchor in retrieval.anchors[:k]:
+            if anchor not in explanations:
+                explanations[anchor] = explain(anchor)
+        held = {a: set(explanations[a].scope) for a in retrieval.anchors[:k]}
+        if any(set(entities) <= scope for scope in held.values()):
+            return []
+        chosen: list[str] = []
+        for entity in entities:
+            holder = next((a for a in retrieval.anchors[:k] if entity in held[a]), None)
+            if holder is None:
+                return []  # an entity no retrieved anchor holds: not a clear list of subjects
+            if holder not in chosen:
+                chosen.append(holder)
+        return chosen
 
     def context(
         self, question: str, as_of: date | None = None, *, k: int = 5, domain: str | None = None,
@@ -247,6 +299,45 @@ class CarClient:
             progress=progress, depth=depth,
         )
 
+    def evaluate_verdicts(
+        self, queries_path: Path, k: int = 5, domain: str | None = None,
+        margins: Sequence[float] = (VERDICT_MARGIN,), progress: bool = False,
+    ) -> VerdictReport:
+        """Score ``answer``'s verdicts on a queries file (gold: ``gold`` = the controlling
+        documents, ``anchors`` = what the question is about), beside the naive baseline (the
+        top-1 dense document's own status). With several ``margins`` each is scored from the
+        same retrievals (the first is the reported one; the rest form the sweep)."""
+        if not margins:
+            raise ConfigError("give at least one margin")
+        queries = read_queries(queries_path)
+        self.retriever.prepare(q.question for q in queries)
+        cache: dict[tuple[str, date | None], Explanation] = {}
+
+        def explain_as_of(as_of: date | None) -> Callable[[str], Explanation]:
+            def explain(doc_id: str) -> Explanation:
+                if (doc_id, as_of) not in cache:
+                    cache[(doc_id, as_of)] = self.retriever.explain(doc_id, as_of)
+                return cache[(doc_id, as_of)]
+            return explain
+
+        runs: dict[float, list[Any]] = {m: [] for m in margins}
+        baseline: list[Any] = []
+        for query in tqdm(queries, disable=not progress, desc="verdicts", unit="q"):
+            explain = explain_as_of(query.as_of)
+            retrieval = self.retrieve_report(query.question, k=k, as_of=query.as_of, domain=domain)
+            for margin in margins:
+                verdict = self.verdict_on(retrieval, k=k, margin=margin, explain=explain)
+                runs[margin].append((outcome(verdict), query.gold, query.anchors))
+            dense, _ = self.retriever.search("dense", query.question, 1, query.as_of, domain)
+            baseline.append((naive_outcome(explain(dense[0]) if dense else None),
+                             query.gold, query.anchors))
+        return VerdictReport(
+            k=k, n=len(queries), margin=margins[0],
+            systems={"car": score_verdicts(runs[margins[0]]),
+                     "dense_top1_status": score_verdicts(baseline)},
+            sweep={m: score_verdicts(runs[m]) for m in margins},
+        )
+
     # -- lifecycle -----------------------------------------------------------------------------
     def close(self) -> None:
         if self._owns_driver:
@@ -260,3 +351,14 @@ class CarClient:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+
+def naive_outcome(explanation: Explanation | None) -> VerdictOutcome:
+    """The naive baseline's verdict: the top-1 dense document taken as the subject, with its
+    own status and controlling documents."""
+    if explanation is None:
+        return VerdictOutcome(kind="not_found")
+    kind = kind_of_status(explanation.status).value
+    return VerdictOutcome(kind=kind, reading=Reading(
+        explanation.doc_id, kind, frozenset(r.doc_id for r in explanation.controlling)))

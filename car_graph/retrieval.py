@@ -144,6 +144,7 @@ class Retriever:
         params = self._common(question, k, as_of, domain)
         found = self.store.read("car", **self._anchor_parameters(params), k=k)
         anchor_ids = tuple(a["id"] for a in found[0]["anchors"]) if found else ()
+        anchor_scores = tuple(float(a["score"]) for a in found[0]["anchors"]) if found else ()
         rows = [row for row in found if row["doc_id"] is not None]
         results = []
         suppressed: set[str] = set()
@@ -166,6 +167,7 @@ class Retriever:
             suppressed=len(suppressed),
             ambiguous_scopes=tuple(ambiguous),
             question_entities=tuple(f"{e['type']}:{e['key']}" for e in params["entities"]),
+            anchor_scores=anchor_scores,
         )
 
     @staticmethod

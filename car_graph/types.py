@@ -64,6 +64,9 @@ class Retrieval:
     suppressed: int                    # superseded anchors replaced by their controlling documents
     ambiguous_scopes: tuple[str, ...]  # anchor scopes holding more than one chain (kappa > 1)
     question_entities: tuple[str, ...] = ()
+    # the fused score of each of ``anchors`` (same order); empty when unknown (hand-made
+    # retrievals): the verdict then trusts the top anchor as before
+    anchor_scores: tuple[float, ...] = ()
 
     @property
     def ids(self) -> list[str]:
@@ -78,6 +81,7 @@ class Retrieval:
             "suppressed": self.suppressed,
             "ambiguous_scopes": list(self.ambiguous_scopes),
             "question_entities": list(self.question_entities),
+            "anchor_scores": [round(x, 6) for x in self.anchor_scores],
             "results": [
                 {**asdict(r), "status": str(r.status), "chain": [asdict(h) for h in r.chain]}
                 for r in self.results
