@@ -433,6 +433,20 @@ DRUG_FAMILIES: dict[str, dict[str, str]] = {
         "shelves": "Can {g} still be found on pharmacy shelves?",
         "status": "What is the current regulatory status of {t}?",
     },
+    "masked_shared": {
+        "indicated-for": "Is the drug indicated for {ind} still approved?",
+        "prescribed-for": "Can this drug, prescribed for {ind}, still be sold in the US?",
+        "still-market": "The drug we use for {ind}: is it still on the market?",
+        "current": "Is the medicine approved for {ind} still current?",
+        "pharmacy": "Would a pharmacy still fill the drug for {ind}?",
+    },
+    "two_named": {
+        "either": "Is {a} or {b} still approved?",
+        "both": "Are {a} and {b} both still on the US market?",
+        "status": "What is the current status of {a} and of {b}?",
+        "pair": "We stock {a} and {b}; are they still approved?",
+        "list": "Can pharmacies still sell {a} and {b}?",
+    },
     "masked_indication": {
         "indicated-for": "Is the drug indicated for {ind} still approved?",
         "class-for": "Is this drug, a {cls} indicated for {ind}, still approved?",
@@ -442,6 +456,7 @@ DRUG_FAMILIES: dict[str, dict[str, str]] = {
         "prescribed-for": "Can this drug, prescribed for {ind}, still be sold in the US?",
     },
 }
+MAX_SHARED = 5  # masked_shared: at most this many approvals share the indication (k = 5)
 # facts each masked-indication family uses (the question is asked only if they are unique)
 _MASKED_FACTS = {"indicated-for": ("ind",), "class-for": ("cls", "ind"), "moa-for": ("moa", "ind"),
                  "full-profile": ("cls", "ind", "moa"), "prescribed-for": ("ind",)}
@@ -671,6 +686,11 @@ def _drug_sets(anchors: Sequence[Anchor], export: Export, names: set[str],
         "partial_id": _SetBuilder("drug", "partial_id", fam["partial_id"]),
         "paraphrase": _SetBuilder("drug", "paraphrase", fam["paraphrase"]),
         "masked_indication": _SetBuilder("drug", "masked_indication", fam["masked_indication"]),
+        # issue 17: the description fits several approvals (2-5 share the indication), so the
+        # question has no single subject: a verdict should be ambiguous and list the gold
+        "masked_shared": _SetBuilder("drug", "masked_shared", fam["masked_shared"]),
+        # issue 17: two drugs named in one question; one verdict per named subject
+        "two_named": _SetBuilder("drug", "two_named", fam["two_named"]),
     }
     carriers = family_split("drug:typo_carrier", list(fam["typo_carrier"]))
     approvals = [d for d in export.documents if d.kind == "approval"]
@@ -744,6 +764,39 @@ def _drug_sets(anchors: Sequence[Anchor], export: Export, names: set[str],
 
         if not sets["masked_indication"].try_families(a, masked, **a.facts):
             sets["masked_indication"].skipped["facts shared with another approval"] += 1
+
+        def shared(family: str, template: str) -> str | None:
+            sharing = fact_counts[(("ind", lowered["ind"]),)]
+            if not 2 <= sharing <= MAX_SHARED:
+                return None
+            return template.format(ind=_phrase(facts["ind"]))
+
+        if not sets["masked_shared"].try_families(a, shared, **a.facts):
+            sets["masked_shared"].skipped[f"indication not shared by 2-{MAX_SHARED} approvals"] += 1
+    # two named drugs: each anchor with the next one of its split (a stable order), distinct names
+    by_split: dict[str, list[Anchor]] = {}
+    for a in anchors:
+        if a.trademark or a.generic:
+            by_split.setdefault(a.split, []).append(a)
+    for split, pool in by_split.items():
+        pool = sorted(pool, key=lambda a: _hash01("drug", "pair", a.source_id))
+        for first, second in zip(pool[::2], pool[1::2], strict=False):
+            n1, n2 = first.trademark or first.generic, second.trademark or second.generic
+            if n1.lower() == n2.lower() or set(first.gold) & set(second.gold):
+                sets["two_named"].skipped["same name or shared gold"] += 1
+                continue
+            pair = sets["two_named"]
+            order = pair.families_for(split)
+            _rng("drug", "two_named", first.source_id).shuffle(order)
+            family = order[0]
+            pair.rows.append({
+                "id": f"drug-two_named-{len(pair.rows) + 1:04d}",
+                "question": pair.families[family].format(a=n1, b=n2),
+                "gold": sorted(set(first.gold) | set(second.gold)),
+                "anchors": sorted({first.anchor, second.anchor}),
+                "split": split, "family": family, "set": "two_named",
+                "info": {"source_anchors": [first.source_id, second.source_id]},
+            })
     return sets
 
 

@@ -245,26 +245,35 @@ class CarClient:
         explain = explain or (lambda doc_id: self.retriever.explain(doc_id, retrieval.as_of))
         close = close_anchors(retrieval, margin, k)
         explanations = {a: explain(a) for a in close}
-        named = self._named_subjects(retrieval, explanations, k, explain)
+        held = self._held_entities(retrieval, k)
+        named = self._named_subjects(retrieval, held, k)
         if len(named) >= 2:
+            for anchor in named:
+                if anchor not in explanations:
+                    explanations[anchor] = explain(anchor)
             return several(retrieval, [
                 replace(decide(retrieval, explanations[anchor]), margin=margin,
                         singled_out_by="named in the question") for anchor in named])
-        return judge(retrieval, explanations, margin, k)
+        return judge(retrieval, explanations, margin, k, held)
+
+    def _held_entities(self, retrieval: Retrieval, k: int) -> dict[str, frozenset[str]]:
+        """The question's linked entities each of the top k anchors holds (one look-up, only
+        when the question links an entity)."""
+        if not retrieval.question_entities:
+            return {}
+        entities = [dict(zip(("type", "key"), e.split(":", 1), strict=True))
+                    for e in retrieval.question_entities]
+        rows = self.store.read("held_entities", ids=list(retrieval.anchors[:k]), entities=entities)
+        return {r["doc_id"]: frozenset(r["held"]) for r in rows}
 
     @staticmethod
-    def _named_subjects(retrieval: Retrieval, explanations: dict[str, Explanation], k: int,
-                        explain: Callable[[str], Explanation]) -> list[str]:
-        """For a question that links two or more entities: the best anchor holding each one in
-        its scope, when no single anchor holds them all (then the question is about several
-        documents). Explains further anchors (of the top k) as needed, into ``explanations``."""
+    def _named_subjects(retrieval: Retrieval, held: dict[str, frozenset[str]], k: int) -> list[str]:
+        """For a question that links two or more entities: the best anchor holding each one,
+        when no single anchor holds them all (then the question is about several documents)."""
         entities = list(dict.fromkeys(retrieval.question_entities))
         if len(entities) < 2:
             return []
-        for anchor in retrieval.anchors[:k]:
-            if anchor not in explanations:
-                explanations[anchor] = explain(anchor)
-        held = {a: set(explanations[a].scope) for a in retrieval.anchors[:k]}
+        held = {a: held.get(a, frozenset()) for a in retrieval.anchors[:k]}
         if any(set(entities) <= scope for scope in held.values()):
             return []
         chosen: list[str] = []

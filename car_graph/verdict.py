@@ -50,7 +50,7 @@ class VerdictKind(StrEnum):
 # Fused scores are dense + lexical, each min-max normalised to [0, 1], plus the boosts of linked
 # entities (1.0 per name, 2.5 per identifier). Chosen on the dev splits (docs/rag.md): the
 # smallest margin at which decisive precision reaches 0.99 on every dev verdict set.
-VERDICT_MARGIN = 0.25
+VERDICT_MARGIN = 1.0
 # Voided: a reading under which the document asked about is no longer (wholly) in force.
 VOIDED_KINDS = frozenset({"superseded", "partially_superseded", "withdrawn", "unresolved"})
 
@@ -392,7 +392,8 @@ def _reading(explanation: Explanation) -> frozenset[str]:
 
 
 def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
-          margin: float = VERDICT_MARGIN, limit: int | None = None) -> Verdict:
+          margin: float = VERDICT_MARGIN, limit: int | None = None,
+          held: Mapping[str, Iterable[str]] | None = None) -> Verdict:
     """The verdict on ``retrieval``, given the explanations of (at least) its close anchors
     (``close_anchors``). Asserts one subject only when the evidence singles it out (module
     docstring); otherwise AMBIGUOUS with one reading per close candidate."""
@@ -417,11 +418,12 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
         # the top one.
         voided = [a for a in close if a not in _reading(explanations[a])]
         return single(voided[0] if voided else top, "same controlling documents")
-    # the names the question gives that some close candidate holds in scope; a candidate
-    # holding all of them, alone among the close ones, is the one named
-    named = {e for e in retrieval.question_entities
-             if any(e in explanations[a].scope for a in close)}
-    holders = [a for a in close if named and named <= set(explanations[a].scope)]
+    # the entities the question gives that some close candidate holds (``held``: scoped to,
+    # identified or named by; else its scope); a candidate holding all of them, alone among
+    # the close ones, is the one named
+    holds = {a: set(held.get(a, ()) if held is not None else explanations[a].scope) for a in close}
+    named = {e for e in retrieval.question_entities if any(e in holds[a] for a in close)}
+    holders = [a for a in close if named and named <= holds[a]]
     if len(holders) == 1:
         return single(holders[0], "named in the question")
     candidates = tuple(replace(decide(retrieval, explanations[a]), score=_score_of(retrieval, a),
