@@ -795,7 +795,8 @@ def _drug_sets(anchors: Sequence[Anchor], export: Export, names: set[str],
                 "gold": sorted(set(first.gold) | set(second.gold)),
                 "anchors": sorted({first.anchor, second.anchor}),
                 "split": split, "family": family, "set": "two_named",
-                "info": {"source_anchors": [first.source_id, second.source_id]},
+                "info": {"source_anchor": first.source_id,  # both anchors share the split
+                         "source_anchors": [first.source_id, second.source_id]},
             })
     return sets
 
