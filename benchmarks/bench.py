@@ -98,6 +98,7 @@ class HashEmbedder:
     never for quality numbers (dense similarity between unrelated texts is noise)."""
 
     model_name = "random unit vectors (sha256-seeded; benchmark only)"
+    variant = "hash"
 
     def __init__(self, dimensions: int = 384) -> None:
         self._dimensions = dimensions
@@ -123,6 +124,7 @@ class HashEmbedder:
 class TimedEmbedder:
     def __init__(self, inner: Any, watch: Stopwatch) -> None:
         self.inner, self.watch, self.model_name = inner, watch, inner.model_name
+        self.variant = getattr(inner, "variant", "custom")
 
     @property
     def dimensions(self) -> int:
@@ -780,10 +782,13 @@ def main(argv: list[str] | None = None, prog: str = "python -m car_graph_benchma
     if args.random_vectors:
         embedder: Any = HashEmbedder()
     else:
-        from car_graph.embedding import SentenceTransformerEmbedder
+        from car_graph.embedding import create_embedder
 
-        embedder = SentenceTransformerEmbedder()
-    vectors = embedder.model_name if args.random_vectors else "all-MiniLM-L6-v2"
+        # the configured variant (CAR_EMBEDDING_VARIANT, default onnx-int8), as car-graph runs
+        embedder = create_embedder(settings.embedding_model, settings.embedding_variant,
+                                   device=settings.embedding_device, home=settings.home)
+    vectors = (embedder.model_name if args.random_vectors
+               else f"all-MiniLM-L6-v2 {embedder.variant}")
     for n_docs in (int(s) for s in args.scales.split(",")):
         corpus_dir = work / f"scale-{n_docs}"
         if not (corpus_dir / "stats.json").is_file():

@@ -1,7 +1,7 @@
 """The sources' own supersession links, read from the raw files without the rules.
 
 Gold for the real-corpus benchmarks must not come from the code under test. The graph is built
-by the rules of ``ingest/rules/*.yaml`` over attributes the adapters derive; this module reads the
+by the rules of ``ingest/domains/*/rules.yaml`` over attributes the adapters derive; this module reads the
 raw files' own fields instead (``shared/data/raw/*/SOURCE.md`` documents the join keys) and says
 which document supersedes which according to the sources themselves:
 

@@ -958,7 +958,7 @@ plus documents sharing a package / case / drug key and seeded random documents o
 `questions.jsonl` holds hand-worded demo questions whose `gold` is computed by
 `SupersessionGraph.controlling({anchor})` over the sources' own links (OSV fixed versions and
 aliases, the CONAN pairs, the withdrawal list, openFDA application numbers) and explicit edges. The records
-are the adapters' output (`ingest/security.py`, `law.py`, `drug.py`), not the raw files; long
+are the adapters' output (`ingest/domains/security/`, `law/`, `drug/`), not the raw files; long
 texts are trimmed by the adapters.
 
 ## security.jsonl

@@ -10,6 +10,7 @@ The driver is created at the edge (``from_env``) or passed in; models load on fi
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import date
@@ -25,7 +26,7 @@ from car_graph import analyst, schema
 from car_graph.analyst import QueryResult
 from car_graph.connection import open_driver
 from car_graph.domains import Domain, domain_to_mapping, stored_domains
-from car_graph.embedding import Embedder, SentenceTransformerEmbedder
+from car_graph.embedding import DEFAULT_EMBEDDING_DEVICE, Embedder, create_embedder
 from car_graph.errors import ConfigError, EmptyGraphError, NotFoundError, UnknownDocumentError
 from car_graph.evaluation import EvaluationReport, VerdictReport, evaluate, read_queries
 from car_graph.extraction import EntityExtractor
@@ -57,6 +58,8 @@ from car_graph.verdict import (
     with_llm,
 )
 
+logger = logging.getLogger(__name__)
+
 
 class CarClient:
     def __init__(
@@ -67,6 +70,9 @@ class CarClient:
         embedder: Embedder | None = None,
         extractor: EntityExtractor | None = None,
         embedding_model: str | None = None,
+        embedding_variant: str | None = None,
+        embedding_device: str | None = None,
+        home: Path | None = None,
         retrieval_settings: RetrievalSettings | None = None,
         owns_driver: bool = False,
         uri: str | None = None,
@@ -77,6 +83,9 @@ class CarClient:
         self._embedder = embedder
         self._extractor = extractor
         self._embedding_model = embedding_model
+        self._embedding_variant = embedding_variant
+        self._embedding_device = embedding_device
+        self._home = home
         self._retrieval_settings = retrieval_settings
         self._owns_driver = owns_driver
         self._retriever: Retriever | None = None
@@ -93,6 +102,9 @@ class CarClient:
             open_driver(target),
             settings.database,
             embedding_model=settings.embedding_model,
+            embedding_variant=settings.embedding_variant,
+            embedding_device=settings.embedding_device,
+            home=settings.home,
             owns_driver=True,
             uri=target.uri,
             **kwargs,
@@ -102,8 +114,10 @@ class CarClient:
     @property
     def embedder(self) -> Embedder:
         if self._embedder is None:
-
-            self._embedder = SentenceTransformerEmbedder(self._embedding_model)
+            # None falls back to the library defaults; from_env passes the environment's choices
+            self._embedder = create_embedder(
+                self._embedding_model, self._embedding_variant,
+                device=self._embedding_device or DEFAULT_EMBEDDING_DEVICE, home=self._home)
         return self._embedder
 
     @property
@@ -123,12 +137,35 @@ class CarClient:
 
             self._retriever = Retriever(self.store, self.embedder, self.extractor,
                                         self._retrieval_settings)
+            self._warn_if_questions_embed_differently()
         return self._retriever
+
+    def _warn_if_questions_embed_differently(self) -> None:
+        """Questions embedded by another variant than the documents still find them (the
+        variants agree closely) but rank a little differently: say so once, don't refuse."""
+        from car_graph import schema
+        from car_graph.embedding import identity_of
+
+        recorded, mine = schema.recorded_embedder(self.store), identity_of(self.embedder)
+        if recorded is not None and (recorded.model, recorded.variant) != (mine.model_name, mine.variant):
+            logger.warning("the graph's documents were embedded by %s, questions are embedded by "
+                           "%s [%s]; set CAR_EMBEDDING_MODEL / CAR_EMBEDDING_VARIANT to match",
+                           recorded.describe(), mine.model_name, mine.variant)
 
     # -- operations ----------------------------------------------------------------------------
     def apply_schema(self) -> Any:
 
         return schema.apply(self.driver, self.database, self.embedder.dimensions)
+
+    def claim_embedder(self) -> Any:
+        """Record this client's embedder on the graph, or raise EmbedderMismatchError if the
+        graph's vectors came from another model or variant (nothing is written then)."""
+        from car_graph import schema
+        from car_graph.embedding import identity_of
+
+        identity = identity_of(self.embedder)
+        return schema.claim_embedder(self.store, identity.model_name, identity.variant,
+                                     identity.dimensions)
 
     def ingest(
         self,
@@ -145,6 +182,7 @@ class CarClient:
 
 
         self.apply_schema()
+        self.claim_embedder()
         self._retriever = None  # questions analysed before this ingest may link differently
         # the graph's own domains first (an ingest without --rules derives links as the one
         # that declared them did); a domain given here replaces its stored version

@@ -8,6 +8,7 @@ CarError
 ├── UnknownQueryError        a Cypher statement name is not in the catalogue
 ├── QueryParameterError      an analyst query got an unknown parameter or lacks a required one
 ├── SchemaMismatchError      the vector index disagrees with the embedding model
+├── EmbedderMismatchError    the graph's vectors came from another embedding model or variant
 ├── IngestError              an input record is malformed (file, line, reason)
 ├── RulesError               a supersession rules file is invalid
 ├── NotFoundError            a document id does not exist
@@ -84,6 +85,25 @@ class SchemaMismatchError(CarError):
             f"vector index {self.index!r} has dimension {self.found}, but the embedding model "
             f"produces {self.expected}; drop the index (car-graph reset --yes) or configure the "
             "model the index was built with"
+        )
+
+
+class EmbedderMismatchError(CarError):
+    """The graph records another embedder (model or variant) than the one about to write."""
+
+    def __init__(self, recorded: str, configured: str, inferred: bool = False) -> None:
+        super().__init__(recorded, configured, inferred)
+        self.recorded, self.configured, self.inferred = recorded, configured, inferred
+
+    def __str__(self) -> str:
+        how = ("(inferred: its vectors predate embedder records, and car-graph then ran "
+               "only that variant)" if self.inferred else "")
+        return (
+            f"this graph's document vectors come from {self.recorded} {how}".rstrip() + ", but "
+            f"the configured embedder is {self.configured}; vectors of the two would be mixed "
+            "in one index. Nothing was written. Either set CAR_EMBEDDING_MODEL / "
+            "CAR_EMBEDDING_VARIANT to what the graph records, or rebuild the graph with the "
+            "new embedder (car-graph reset --yes, then ingest again)"
         )
 
 

@@ -21,10 +21,12 @@ import neo4j
 
 from car_graph import cypher
 from car_graph.connection import ensure_local_target, wipe_database
-from car_graph.errors import SchemaMismatchError
+from car_graph.errors import EmbedderMismatchError, SchemaMismatchError
 from car_graph.store import GraphStore
 
 VECTOR_INDEX = "document_embedding"
+# The variant every graph embedded before car-graph recorded embedders was written with.
+LEGACY_VARIANT = "torch-fp32"
 AWAIT_INDEXES_SECONDS = 300
 
 _DDL_NAME = re.compile(
@@ -139,6 +141,46 @@ def check_vector_index(driver: neo4j.Driver, database: str | None, dimensions: i
         # An index without a declared dimension cannot be trusted to match either.
         raise SchemaMismatchError(VECTOR_INDEX, dimensions, int(found or 0))
     return int(found)
+
+
+@dataclass(frozen=True)
+class RecordedEmbedder:
+    """The embedder a graph records for its document vectors (``inferred``: from a graph that
+    predates the records)."""
+
+    model: str
+    variant: str
+    dimensions: int
+    inferred: bool = False
+
+    def describe(self) -> str:
+        return f"{self.model} [{self.variant}, {self.dimensions} dimensions]"
+
+
+def claim_embedder(store: GraphStore, model: str, variant: str, dimensions: int) -> RecordedEmbedder:
+    """Record the embedder about to write vectors, or raise EmbedderMismatchError if the graph's
+    vectors came from another model or variant (then nothing but a missing record is written).
+
+    Close variants (onnx-int8 and torch-fp32 agree to ~0.994 cosine) are still refused: mixed
+    vectors would make a document's rank depend on which ingest wrote it.
+    """
+    row = store.write("claim_embedder", index=VECTOR_INDEX, model=model, variant=variant,
+                      dimensions=dimensions, legacy_variant=LEGACY_VARIANT)[0]
+    recorded = RecordedEmbedder(row["model"], row["variant"], int(row["dimensions"]),
+                                bool(row["inferred"]))
+    wanted = RecordedEmbedder(model, variant, dimensions)
+    if (recorded.model, recorded.variant, recorded.dimensions) != (model, variant, dimensions):
+        raise EmbedderMismatchError(recorded.describe(), wanted.describe(), recorded.inferred)
+    return recorded
+
+
+def recorded_embedder(store: GraphStore) -> RecordedEmbedder | None:
+    """What the graph records about its vectors' embedder; None before the first ingest."""
+    rows = store.read("read_embedder", index=VECTOR_INDEX)
+    if not rows:
+        return None
+    r = rows[0]
+    return RecordedEmbedder(r["model"], r["variant"], int(r["dimensions"]), bool(r["inferred"]))
 
 
 def describe(driver: neo4j.Driver, database: str) -> list[SchemaObject]:

@@ -50,6 +50,7 @@ LIBRARY_FILES = (
     "car_graph/ingest/*.py", "car_graph/ingest/*/*.py", "car_graph/ingest/*/*/*.py",
     "car_graph/ingest/*.yaml", "car_graph/ingest/*/*.yaml", "car_graph/ingest/*/*/*.yaml",
     "car_graph/queries/*.py", "car_graph/queries/*.cypher", "car_graph/queries/analyst/*.cypher",
+    "car_graph/queries/fragments/*.cypher",
     "car_graph/graph_schema/*.py", "car_graph/graph_schema/*.cypher", "car_graph/graph_schema/browser.grass",
     "car_graph/graph_schema/README.md",
     "car_graph/resources/*.xml", "car_graph/resources/sample/*.jsonl", "car_graph/resources/sample/SOURCE.md",

@@ -146,7 +146,13 @@ def _caption_matches(words: list[str], title: str) -> bool:
         return False
     shown = [w for w in words if not w.endswith("…")]
     title_words = title.split()
-    return bool(shown) and shown[0] == title_words[0] and all(w in title_words for w in shown)
+    if not shown or shown[0] != title_words[0]:
+        return False
+    # the word at the cut may lose its '…' to a separate text node (Chromium 156 draws it so):
+    # the last word shown may then be the start of a title word
+    *whole, last = shown
+    return all(w in title_words for w in whole) and (
+        last in title_words or any(t.startswith(last) for t in title_words))
 
 
 def test_browser_draws_the_chain_with_status_colours_and_rules(chrome, law_graph, tmp_path) -> None:
