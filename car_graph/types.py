@@ -67,6 +67,12 @@ class Retrieval:
     # the fused score of each of ``anchors`` (same order); empty when unknown (hand-made
     # retrievals): the verdict then trusts the top anchor as before
     anchor_scores: tuple[float, ...] = ()
+    # the linked entities of the question each of ``anchors`` holds (scoped to, identified or
+    # named by; same order); empty when the question links none or the retrieval is hand-made
+    anchor_held: tuple[tuple[str, ...], ...] = ()
+    # the closures the same statement walked for the anchors a verdict may name (asked for with
+    # ``readings``): what ``explain`` would say of each, best anchor first. Not in to_json.
+    readings: tuple[Explanation, ...] = ()
 
     @property
     def ids(self) -> list[str]:
