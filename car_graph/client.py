@@ -50,9 +50,11 @@ from car_graph.verdict import (
     VERDICT_MARGIN,
     Verdict,
     close_anchors,
-    decide,
     judge,
     kind_of_status,
+    mention_groups,
+    named_subjects,
+    named_verdict,
     outcome,
     several,
     with_llm,
@@ -264,64 +266,46 @@ class CarClient:
     ) -> Verdict:
         """Is the document the question is about in force, and if not, what controls it?
 
-        Deterministic: retrieval, then the closures (``explain``) of the anchors within
-        ``margin`` of the top one, as of ``as_of``; one subject is asserted only when the
-        evidence singles it out, else the verdict is AMBIGUOUS with its candidates. With
-        ``llm`` (a function prompt -> text) the verdict also carries the model's answer to
+        Deterministic, and one statement: retrieval returns, from the same walk, the closures
+        of the anchors within ``margin`` of the top one (and of those holding an entity the
+        question links, when it links several), as of ``as_of``; one subject is asserted only
+        when the evidence singles it out, else the verdict is AMBIGUOUS with its candidates.
+        With ``llm`` (a function prompt -> text) the verdict also carries the model's answer to
         ``verdict.prompt()``; car-graph never calls a model on its own.
         """
 
-        retrieval = self.retrieve_report(question, k=k, as_of=as_of, domain=domain)
+        retrieval = self.retriever.retrieve(question, k, as_of, domain, readings=k,
+                                            reading_margin=margin)
         verdict = self.verdict_on(retrieval, k=k, margin=margin)
         return with_llm(verdict, llm) if llm is not None else verdict
 
     def verdict_on(self, retrieval: Retrieval, *, k: int = 5, margin: float = VERDICT_MARGIN,
                    explain: Callable[[str], Explanation] | None = None) -> Verdict:
-        """The verdict on a retrieval: the close anchors' closures (one ``explain`` each; one
-        when the top anchor leads by ``margin``), judged by ``verdict.judge``; a question whose
-        linked entities are held by different anchors gets one verdict per named subject."""
-        explain = explain or (lambda doc_id: self.retriever.explain(doc_id, retrieval.as_of))
+        """The verdict on a retrieval: the close anchors' closures, judged by
+        ``verdict.judge``; a question whose linked entities are held by different anchors gets
+        one verdict per named subject. Closures come from ``retrieval.readings`` (walked by the
+        retrieval itself); only an anchor it did not walk costs an ``explain``."""
+        walked = {e.doc_id: e for e in retrieval.readings}
+        explain_one = explain or (lambda doc_id: self.retriever.explain(doc_id, retrieval.as_of))
+
+        def closure_of(doc_id: str) -> Explanation:
+            return walked[doc_id] if doc_id in walked else explain_one(doc_id)
+
         close = close_anchors(retrieval, margin, k)
-        explanations = {a: explain(a) for a in close}
-        held = self._held_entities(retrieval, k)
-        named = self._named_subjects(retrieval, held, k)
-        if len(named) >= 2:
-            for anchor in named:
-                if anchor not in explanations:
-                    explanations[anchor] = explain(anchor)
+        explanations = {a: closure_of(a) for a in close}
+        held = dict(zip(retrieval.anchors, map(frozenset, retrieval.anchor_held), strict=False))
+        named = named_subjects(retrieval, held, k)
+        if named:
+            groups = mention_groups(list(dict.fromkeys(retrieval.question_entities)))
+            for holders in named:
+                for anchor in holders:
+                    if anchor not in explanations:
+                        explanations[anchor] = closure_of(anchor)
             return several(retrieval, [
-                replace(decide(retrieval, explanations[anchor]), margin=margin,
-                        singled_out_by="named in the question") for anchor in named])
+                replace(named_verdict(retrieval, holders, group, explanations, held, margin),
+                        margin=margin)
+                for holders, group in zip(named, groups, strict=True)])
         return judge(retrieval, explanations, margin, k, held)
-
-    def _held_entities(self, retrieval: Retrieval, k: int) -> dict[str, frozenset[str]]:
-        """The question's linked entities each of the top k anchors holds (one look-up, only
-        when the question links an entity)."""
-        if not retrieval.question_entities:
-            return {}
-        entities = [dict(zip(("type", "key"), e.split(":", 1), strict=True))
-                    for e in retrieval.question_entities]
-        rows = self.store.read("held_entities", ids=list(retrieval.anchors[:k]), entities=entities)
-        return {r["doc_id"]: frozenset(r["held"]) for r in rows}
-
-    @staticmethod
-    def _named_subjects(retrieval: Retrieval, held: dict[str, frozenset[str]], k: int) -> list[str]:
-        """For a question that links two or more entities: the best anchor holding each one,
-        when no single anchor holds them all (then the question is about several documents)."""
-        entities = list(dict.fromkeys(retrieval.question_entities))
-        if len(entities) < 2:
-            return []
-        held = {a: held.get(a, frozenset()) for a in retrieval.anchors[:k]}
-        if any(set(entities) <= scope for scope in held.values()):
-            return []
-        chosen: list[str] = []
-        for entity in entities:
-            holder = next((a for a in retrieval.anchors[:k] if entity in held[a]), None)
-            if holder is None:
-                return []  # an entity no retrieved anchor holds: not a clear list of subjects
-            if holder not in chosen:
-                chosen.append(holder)
-        return chosen
 
     def context(
         self, question: str, as_of: date | None = None, *, k: int = 5, domain: str | None = None,
@@ -371,7 +355,8 @@ class CarClient:
         baseline: list[Any] = []
         for query in tqdm(queries, disable=not progress, desc="verdicts", unit="q"):
             explain = explain_as_of(query.as_of)
-            retrieval = self.retrieve_report(query.question, k=k, as_of=query.as_of, domain=domain)
+            retrieval = self.retriever.retrieve(query.question, k, query.as_of, domain,
+                                                readings=k, reading_margin=max(margins))
             for margin in margins:
                 verdict = self.verdict_on(retrieval, k=k, margin=margin, explain=explain)
                 runs[margin].append((outcome(verdict), query.gold, query.anchors))

@@ -280,11 +280,20 @@ class VerdictOutcome:
     reading: Reading | None = None
     candidates: tuple[Reading, ...] = ()
     subjects: tuple[Reading, ...] = ()
+    # a multiple verdict's named subjects that stayed ambiguous: each one's candidate readings
+    subject_candidates: tuple[tuple[Reading, ...], ...] = ()
 
     @property
     def decisive(self) -> bool:
+        """One reading asserted -- or, for a multiple verdict, one per named subject."""
         return (self.kind in DECISIVE_KINDS and self.reading is not None) or (
-            self.kind == "multiple" and bool(self.subjects))
+            self.kind == "multiple" and bool(self.subjects) and not self.subject_candidates)
+
+    @property
+    def ambiguous(self) -> bool:
+        """Lists candidates instead of asserting: an ambiguous verdict, or a multiple one with
+        a named subject left ambiguous."""
+        return self.kind == "ambiguous" or (self.kind == "multiple" and bool(self.subject_candidates))
 
 
 def reading_right(reading: Reading, gold: frozenset[str], anchors: frozenset[str] | None) -> bool:
@@ -317,7 +326,16 @@ def verdict_stale(outcome: VerdictOutcome, gold: frozenset[str]) -> bool:
 
 def gold_among_candidates(outcome: VerdictOutcome, gold: frozenset[str],
                           anchors: frozenset[str] | None) -> bool:
-    """An ambiguous verdict lists the right reading among its candidates."""
+    """An ambiguous verdict lists the right reading among its candidates. A multiple verdict
+    with ambiguous subjects: every gold anchor is read, asserted or as a candidate, and those
+    readings' controlling documents together are the gold."""
+    if outcome.kind == "multiple" and outcome.subject_candidates:
+        offered = (*outcome.subjects, *(r for c in outcome.subject_candidates for r in c))
+        if anchors is None:
+            return False
+        chosen = [r for r in offered if r.subject in anchors]
+        return ({r.subject for r in chosen} == set(anchors)
+                and frozenset().union(*(r.controlling for r in chosen)) == gold)
     return outcome.kind == "ambiguous" and any(reading_right(r, gold, anchors)
                                                for r in outcome.candidates)
 
@@ -381,7 +399,7 @@ def score_verdicts(
         if outcome.decisive:
             decisive += 1
             right += verdict_right(outcome, gold, anchors)
-        elif outcome.kind == "ambiguous":
+        elif outcome.ambiguous:
             ambiguous += 1
             with_gold += gold_among_candidates(outcome, gold, anchors)
         elif outcome.kind == "not_found":

@@ -167,7 +167,7 @@ class Verdict:
     def _known_results(self) -> Iterable[Result]:
         yield from self.controlling
         for other in (*self.candidates, *self.subjects):
-            yield from other.controlling
+            yield from other._known_results()
         if self.retrieval is not None:
             yield from self.retrieval.results
 
@@ -182,8 +182,10 @@ class Verdict:
                 seen[doc_id] = Source(number=len(seen) + 1, doc_id=doc_id,
                                       text=texts.get(doc_id, ""), **kwargs)
 
-        for reading, role in ((self, "subject"), *((c, "candidate") for c in self.candidates),
-                              *((s, "subject") for s in self.subjects)):
+        readings = [(self, "subject"), *((c, "candidate") for c in self.candidates)]
+        for subject in self.subjects:  # a named subject left ambiguous lists its candidates
+            readings += [(subject, "subject"), *((c, "candidate") for c in subject.candidates)]
+        for reading, role in readings:
             if reading.subject_id is not None:
                 add(reading.subject_id, title=reading.subject_title,
                     status=_subject_status(reading.kind), role=role)
@@ -266,6 +268,8 @@ class Verdict:
             "score": _round(self.score),
             "superseded_by": [_hop_json(h) for h in self.superseded_by],
             "controlling": [_controlling_json(r) for r in self.controlling],
+            # a named subject of a multiple verdict that stayed ambiguous: its readings
+            "candidates": [c.reading_json() for c in self.candidates],
         }
 
     def _subject_json(self) -> dict[str, Any] | None:
@@ -355,10 +359,11 @@ def with_llm(verdict: Verdict, llm: Callable[[str], str],
 
 
 def close_anchors(retrieval: Retrieval, margin: float = VERDICT_MARGIN,
-                  limit: int | None = None) -> tuple[str, ...]:
-    """The top anchor and every anchor whose fused score is within ``margin`` of it, best
-    first, at most ``limit`` (the k of the retrieval by default). Without scores: the top only."""
-    top = subject_of(retrieval)
+                  limit: int | None = None, top: str | None = None) -> tuple[str, ...]:
+    """The top anchor (``top``, else the top result's) and every anchor whose fused score is
+    within ``margin`` of it, best first, at most ``limit`` (the k of the retrieval by default).
+    Without scores: the top only."""
+    top = top or subject_of(retrieval)
     if top is None:
         return ()
     if len(retrieval.anchor_scores) != len(retrieval.anchors) or not retrieval.anchors:
@@ -393,14 +398,15 @@ def _reading(explanation: Explanation) -> frozenset[str]:
 
 def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
           margin: float = VERDICT_MARGIN, limit: int | None = None,
-          held: Mapping[str, Iterable[str]] | None = None) -> Verdict:
+          held: Mapping[str, Iterable[str]] | None = None, top: str | None = None) -> Verdict:
     """The verdict on ``retrieval``, given the explanations of (at least) its close anchors
     (``close_anchors``). Asserts one subject only when the evidence singles it out (module
-    docstring); otherwise AMBIGUOUS with one reading per close candidate."""
-    top = subject_of(retrieval)
+    docstring); otherwise AMBIGUOUS with one reading per close candidate. ``top``: the anchor
+    to start from (default: the top result's)."""
+    top = top or subject_of(retrieval)
     if top is None or top not in explanations:
         return decide(retrieval, None)
-    close = [a for a in close_anchors(retrieval, margin, limit) if a in explanations]
+    close = [a for a in close_anchors(retrieval, margin, limit, top) if a in explanations]
     lead = lead_of(retrieval)
 
     def single(anchor: str, why: str) -> Verdict:
@@ -411,19 +417,22 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
         why = "margin" if lead is not None else ("only candidate" if retrieval.anchor_scores
                                                  else "top result")
         return single(top, why)
-    if len({_reading(explanations[a]) for a in close}) == 1:
-        # every reading leads to the same controlling documents: the answer does not depend on
-        # which one the question means. Named: the best-ranked candidate that is itself voided
-        # (an advisory and the release fixing it: the question asks about the advisory), else
-        # the top one.
-        voided = [a for a in close if a not in _reading(explanations[a])]
+    voided = [a for a in close if a not in _reading(explanations[a])]
+    if len({_reading(explanations[a]) for a in close}) == 1 and len(voided) <= 1:
+        # every reading leads to the same controlling documents and at most one candidate is
+        # voided (an approval and its withdrawal, an advisory and the release fixing it): the
+        # question asks about that one. Several voided ones (two approvals of one drug, both
+        # withdrawn) are several documents the question may mean: ambiguous below.
         return single(voided[0] if voided else top, "same controlling documents")
     # the entities the question gives that some close candidate holds (``held``: scoped to,
     # identified or named by; else its scope); a candidate holding all of them, alone among
     # the close ones, is the one named
     holds = {a: set(held.get(a, ()) if held is not None else explanations[a].scope) for a in close}
-    named = {e for e in retrieval.question_entities if any(e in holds[a] for a in close)}
-    holders = [a for a in close if named and named <= holds[a]]
+    # a candidate holding one entity of every mention the question makes (``mention_groups``:
+    # "Regitine" linked as two brands is one mention) that some close candidate holds
+    named = [g for g in mention_groups(retrieval.question_entities)
+             if any(set(g) & holds[a] for a in close)]
+    holders = [a for a in close if named and all(set(g) & holds[a] for g in named)]
     if len(holders) == 1:
         return single(holders[0], "named in the question")
     candidates = tuple(replace(decide(retrieval, explanations[a]), score=_score_of(retrieval, a),
@@ -449,7 +458,67 @@ def outcome(verdict: Verdict) -> VerdictOutcome:
         reading=reading(verdict) if verdict.decisive else None,
         candidates=tuple(r for r in map(reading, verdict.candidates) if r is not None),
         subjects=tuple(r for r in map(reading, verdict.subjects) if r is not None),
+        subject_candidates=tuple(
+            tuple(r for r in map(reading, s.candidates) if r is not None)
+            for s in verdict.subjects if s.kind is VerdictKind.AMBIGUOUS),
     )
+
+
+def mention_groups(entities: Sequence[str]) -> list[tuple[str, ...]]:
+    """The question's linked entities ("type:key") grouped by the mention they read: two
+    entities are one mention when their keys share their first word or one key's words are all
+    in the other's ("sibutramine hydrochloride" / "sibutramine", "regitine mesylate" /
+    "regitine hcl", "ethinyl estradiol" / "estradiol"). A linker reads one name several ways;
+    only distinct mentions are distinct subjects. Groups keep the entities' order."""
+    keys = [tuple(e.split(":", 1)[-1].split()) for e in entities]
+    parent = list(range(len(entities)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, a in enumerate(keys):
+        for j in range(i):
+            b = keys[j]
+            if a and b and (a[0] == b[0] or set(a) <= set(b) or set(b) <= set(a)):
+                parent[root(i)] = root(j)
+    groups: dict[int, list[str]] = {}
+    for i, entity in enumerate(entities):
+        groups.setdefault(root(i), []).append(entity)
+    return [tuple(g) for g in groups.values()]
+
+
+def named_subjects(retrieval: Retrieval, held: Mapping[str, Iterable[str]],
+                   k: int) -> list[tuple[str, ...]]:
+    """For a question making two or more mentions (``mention_groups``) that no single one of
+    the top k anchors holds together: per mention, the anchors holding it, best first (the
+    question is about several documents). Empty when one anchor holds them all (one subject)
+    or some mention is held by none (not a clear list of subjects)."""
+    groups = mention_groups(list(dict.fromkeys(retrieval.question_entities)))
+    if len(groups) < 2:
+        return []
+    top = list(retrieval.anchors[:k])
+    holds = {a: set(held.get(a, ())) for a in top}
+    if any(all(set(g) & holds[a] for g in groups) for a in top):
+        return []
+    per_mention = [tuple(a for a in top if set(g) & holds[a]) for g in groups]
+    return [] if not all(per_mention) else per_mention
+
+
+def named_verdict(retrieval: Retrieval, holders: Sequence[str], group: Sequence[str],
+                  explanations: Mapping[str, Explanation], held: Mapping[str, Iterable[str]],
+                  margin: float = VERDICT_MARGIN) -> Verdict:
+    """The verdict on one mention of a question naming several subjects: ``judge`` among the
+    anchors holding it (``holders``, best first), as if the question named only it -- so a name
+    two documents carry ("Ortho Evra", approved twice) stays ambiguous between them."""
+    scores = dict(zip(retrieval.anchors, retrieval.anchor_scores, strict=False))
+    sub = replace(retrieval, anchors=tuple(holders),
+                  anchor_scores=tuple(scores[a] for a in holders) if scores else (),
+                  question_entities=tuple(group))
+    verdict = judge(sub, explanations, margin, len(holders), held, top=holders[0])
+    return replace(verdict, retrieval=None, singled_out_by=verdict.singled_out_by or "named")
 
 
 def several(retrieval: Retrieval, verdicts: Sequence[Verdict]) -> Verdict:

@@ -4,11 +4,22 @@ counter of ``metrics.score_verdicts``."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 
 from car_graph.metrics import Reading, VerdictOutcome, score_verdicts, verdict_stale
 from car_graph.types import Explanation, Hop, Result, Retrieval, Status
-from car_graph.verdict import VerdictKind, close_anchors, decide, judge, outcome, several
+from car_graph.verdict import (
+    VerdictKind,
+    close_anchors,
+    decide,
+    judge,
+    mention_groups,
+    named_subjects,
+    named_verdict,
+    outcome,
+    several,
+)
 
 A, B, C, FIX = "adv:a", "adv:b", "adv:c", "rel:fix"
 
@@ -43,7 +54,7 @@ EXPLAINED = {
 
 def retrieval(anchors: tuple[str, ...], scores: tuple[float, ...],
               entities: tuple[str, ...] = ()) -> Retrieval:
-    results = tuple(EXPLAINED[a].controlling[0] for a in anchors)
+    results = tuple((EXPLAINED.get(a) or EXPLAINED[A]).controlling[0] for a in anchors)
     return Retrieval(question="Is the parser flaw still unpatched?", as_of=None, results=results,
                      anchors=anchors, suppressed=0, ambiguous_scopes=(),
                      question_entities=entities, anchor_scores=scores)
@@ -177,3 +188,72 @@ def test_a_multiple_verdict_is_right_when_it_names_the_anchors_and_their_control
     assert score_verdicts([(both, frozenset({FIX, B}), frozenset({A, B}))]).decisive_right == 1
     assert score_verdicts([(both, frozenset({FIX, C}), frozenset({A, C}))]).decisive_right == 0
     assert score_verdicts([(both, frozenset({FIX, C}), frozenset({A, C}))]).stale == 1
+
+
+# -- mentions, names several documents carry, several voided readings ----------------------------
+
+A2 = "adv:a2"   # a second document FIX also supersedes (a second approval of one withdrawn drug)
+FIXES_A2 = Hop(from_id=A2, to_id=FIX, rule="fixed_in", effective=date(2021, 1, 1),
+               evidence="fixed in 1.2", partial=False)
+WITH_A2 = {**EXPLAINED, A2: explanation(A2, Status.SUPERSEDED, (result(FIX, A2, chain=(FIXES_A2,)),),
+                                        (FIXES_A2,), scope=("product:alpha",))}
+
+
+def test_mentions_group_the_readings_of_one_name_and_keep_distinct_names_apart() -> None:
+    assert mention_groups(["drug:sibutramine hydrochloride", "drug:sibutramine"]) == [
+        ("drug:sibutramine hydrochloride", "drug:sibutramine")]
+    assert mention_groups(["brand:regitine mesylate", "brand:durabolin", "brand:regitine hcl"]) == [
+        ("brand:regitine mesylate", "brand:regitine hcl"), ("brand:durabolin",)]
+    assert mention_groups(["drug:ethinyl estradiol", "drug:estradiol"]) == [
+        ("drug:ethinyl estradiol", "drug:estradiol")]
+    assert mention_groups(["fda_application:nda008278", "brand:regitine"]) == [
+        ("fda_application:nda008278",), ("brand:regitine",)]
+    assert mention_groups([]) == []
+
+
+def test_one_name_read_two_ways_is_one_subject_not_several() -> None:
+    # both entities read the same mention; A holds one, B the other: not "two subjects"
+    r = replace(retrieval((A, B), (3.0, 1.5), entities=("product:alpha", "product:alpha beta")),
+                anchor_held=(("product:alpha",), ("product:alpha beta",)))
+    held = dict(zip(r.anchors, r.anchor_held, strict=True))
+    assert named_subjects(r, held, 5) == []
+    verdict = judge(r, EXPLAINED, margin=1.0, held=held)
+    assert verdict.decisive and verdict.subject_id == A
+
+
+def test_two_distinct_names_get_a_verdict_each_and_a_name_two_documents_carry_stays_ambiguous() -> None:
+    r = replace(retrieval((A, A2, B), (3.0, 2.9, 2.0), entities=("product:alpha", "product:beta")),
+                anchor_held=(("product:alpha",), ("product:alpha",), ("product:beta",)))
+    held = dict(zip(r.anchors, r.anchor_held, strict=True))
+    per_mention = named_subjects(r, held, 5)
+    assert per_mention == [(A, A2), (B,)]
+    explained = {**WITH_A2, A2: replace(WITH_A2[A2], controlling=(result(A2, A2),),
+                                        status=Status.ACTIVE, superseded_by=())}
+    subjects = [named_verdict(r, holders, group, explained, held, margin=1.0)
+                for holders, group in zip(per_mention, mention_groups(list(r.question_entities)),
+                                          strict=True)]
+    assert subjects[0].kind is VerdictKind.AMBIGUOUS   # "alpha" names A and A2 alike
+    assert [c.subject_id for c in subjects[0].candidates] == [A, A2]
+    assert subjects[1].decisive and subjects[1].subject_id == B
+    verdict = several(r, subjects)
+    data = verdict.to_json()
+    assert data["subjects"][0]["verdict"] == "ambiguous"
+    assert [c["subject"]["doc_id"] for c in data["subjects"][0]["candidates"]] == [A, A2]
+    assert "[possibly asked about]" in verdict.context()
+    seen = outcome(verdict)
+    assert not seen.decisive and seen.ambiguous
+    # scored: every gold anchor read (asserted or as a candidate) and the union is the gold
+    gold = frozenset({FIX, B})
+    scores = score_verdicts([(seen, gold, frozenset({A, B}))])
+    assert (scores.decisive, scores.ambiguous, scores.ambiguous_with_gold, scores.stale) == (0, 1, 1, 0)
+    wrong = score_verdicts([(seen, frozenset({C}), frozenset({A, C}))])
+    assert wrong.ambiguous_with_gold == 0
+
+
+def test_several_voided_candidates_with_one_reading_are_ambiguous_not_the_first() -> None:
+    # FIX supersedes both A and A2 (two approvals, one withdrawal): which approval is meant is
+    # not singled out, though the answer is the same
+    verdict = judge(retrieval((FIX, A, A2), (2.0, 1.9, 1.8)), WITH_A2, margin=0.5)
+    assert verdict.kind is VerdictKind.AMBIGUOUS
+    assert {c.subject_id for c in verdict.candidates} == {FIX, A, A2}
+    assert all(c.kind is not VerdictKind.IN_FORCE or c.subject_id == FIX for c in verdict.candidates)
