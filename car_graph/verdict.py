@@ -417,6 +417,14 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
         why = "margin" if lead is not None else ("only candidate" if retrieval.anchor_scores
                                                  else "top result")
         return single(top, why)
+    answers = answering(close, explanations)
+    if answers and len(answers) < len(close):
+        # a close candidate that supersedes another one is that one's answer, not a second
+        # subject (a withdrawal beside the approval it withdraws, the release fixing an
+        # advisory): the question is about the candidates left
+        close = [a for a in close if a not in answers]
+        if len(close) == 1:
+            return single(close[0], "the others answer it")
     voided = [a for a in close if a not in _reading(explanations[a])]
     if len({_reading(explanations[a]) for a in close}) == 1 and len(voided) <= 1:
         # every reading leads to the same controlling documents and at most one candidate is
@@ -444,6 +452,18 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
     return Verdict(question=retrieval.question, as_of=retrieval.as_of, kind=VerdictKind.AMBIGUOUS,
                    retrieval=retrieval, notes=notes, score=_score_of(retrieval, top), lead=lead,
                    margin=margin, candidates=candidates)
+
+
+def answering(close: Sequence[str], explanations: Mapping[str, Explanation]) -> set[str]:
+    """The close candidates that answer another one: those among another close candidate's
+    controlling documents or on its chains (a withdrawal beside the approval it withdraws, the
+    release beside the advisory it fixes)."""
+    found: set[str] = set()
+    for a in close:
+        for c in explanations[a].controlling:
+            on_chain = {c.doc_id, *(h.to_id for h in c.chain)}
+            found |= {b for b in close if b != a and b in on_chain}
+    return found
 
 
 def outcome(verdict: Verdict) -> VerdictOutcome:

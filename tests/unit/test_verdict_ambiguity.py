@@ -11,6 +11,7 @@ from car_graph.metrics import Reading, VerdictOutcome, score_verdicts, verdict_s
 from car_graph.types import Explanation, Hop, Result, Retrieval, Status
 from car_graph.verdict import (
     VerdictKind,
+    answering,
     close_anchors,
     decide,
     judge,
@@ -106,7 +107,10 @@ def test_close_candidates_with_the_same_controlling_documents_are_decisive_on_th
     # the advisory and the release that fixes it: both readings say FIX controls
     verdict = judge(retrieval((FIX, A), (2.0, 1.9)), EXPLAINED, margin=0.25)
     assert verdict.decisive and verdict.kind is VerdictKind.SUPERSEDED
-    assert verdict.subject_id == A and verdict.singled_out_by == "same controlling documents"
+    assert verdict.subject_id == A and verdict.singled_out_by == "the others answer it"
+    # FIX is A's controlling document: an answer to the question about A, not a second subject
+    assert answering((FIX, A), EXPLAINED) == {FIX}
+    assert answering((B, C), EXPLAINED) == set()
 
 
 def test_the_only_close_candidate_holding_the_named_entity_is_the_subject() -> None:
@@ -255,5 +259,6 @@ def test_several_voided_candidates_with_one_reading_are_ambiguous_not_the_first(
     # not singled out, though the answer is the same
     verdict = judge(retrieval((FIX, A, A2), (2.0, 1.9, 1.8)), WITH_A2, margin=0.5)
     assert verdict.kind is VerdictKind.AMBIGUOUS
-    assert {c.subject_id for c in verdict.candidates} == {FIX, A, A2}
-    assert all(c.kind is not VerdictKind.IN_FORCE or c.subject_id == FIX for c in verdict.candidates)
+    # FIX answers both (it is their controlling document); A and A2 stay, neither singled out
+    assert [c.subject_id for c in verdict.candidates] == [A, A2]
+    assert all(c.kind is VerdictKind.SUPERSEDED for c in verdict.candidates)
