@@ -55,6 +55,7 @@ from car_graph.verdict import (
     mention_groups,
     named_subjects,
     named_verdict,
+    not_the_whole_question,
     outcome,
     several,
     with_llm,
@@ -305,7 +306,8 @@ class CarClient:
                 replace(named_verdict(retrieval, holders, group, explanations, held, margin),
                         margin=margin)
                 for holders, group in zip(named, groups, strict=True)])
-        return judge(retrieval, explanations, margin, k, held)
+        return not_the_whole_question(judge(retrieval, explanations, margin, k, held),
+                                      retrieval, explanations, held, margin, k)
 
     def context(
         self, question: str, as_of: date | None = None, *, k: int = 5, domain: str | None = None,

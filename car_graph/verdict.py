@@ -443,6 +443,12 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
     holders = [a for a in close if named and all(set(g) & holds[a] for g in named)]
     if len(holders) == 1:
         return single(holders[0], "named in the question")
+    return _ambiguous(retrieval, explanations, close, margin, lead, top)
+
+
+def _ambiguous(retrieval: Retrieval, explanations: Mapping[str, Explanation],
+               close: Sequence[str], margin: float, lead: float | None, top: str,
+               extra_notes: Sequence[str] = ()) -> Verdict:
     candidates = tuple(replace(decide(retrieval, explanations[a]), score=_score_of(retrieval, a),
                                retrieval=None) for a in close)
     notes = tuple(f"candidate {c.subject_id} is {c.kind.value.replace('_', ' ')}"
@@ -450,8 +456,40 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
                      if c.controlling and c.kind is not VerdictKind.WITHDRAWN else "")
                   for c in candidates if c.kind.value in VOIDED_KINDS)
     return Verdict(question=retrieval.question, as_of=retrieval.as_of, kind=VerdictKind.AMBIGUOUS,
-                   retrieval=retrieval, notes=notes, score=_score_of(retrieval, top), lead=lead,
-                   margin=margin, candidates=candidates)
+                   retrieval=retrieval, notes=(*extra_notes, *notes),
+                   score=_score_of(retrieval, top), lead=lead, margin=margin,
+                   candidates=candidates)
+
+
+def unheld_mentions(verdict: Verdict, retrieval: Retrieval,
+                    held: Mapping[str, Iterable[str]]) -> list[tuple[str, ...]]:
+    """The mentions (``mention_groups``) of a question making two or more that a decisive
+    verdict's subject does not hold: the question names something the asserted subject is not
+    (a second product no retrieved document holds), so one subject does not answer it."""
+    groups = mention_groups(list(dict.fromkeys(retrieval.question_entities)))
+    if len(groups) < 2 or not verdict.decisive or verdict.subject_id is None:
+        return []
+    holds = set(held.get(verdict.subject_id, ()))
+    return [g for g in groups if not set(g) & holds]
+
+
+def not_the_whole_question(verdict: Verdict, retrieval: Retrieval,
+                           explanations: Mapping[str, Explanation],
+                           held: Mapping[str, Iterable[str]], margin: float = VERDICT_MARGIN,
+                           limit: int | None = None) -> Verdict:
+    """``verdict``, or -- when its subject leaves a mention of the question unheld
+    (``unheld_mentions``) -- an ambiguous verdict over the close candidates that says so."""
+    missing = unheld_mentions(verdict, retrieval, held)
+    if not missing:
+        return verdict
+    top = subject_of(retrieval) or ""
+    close = [a for a in close_anchors(retrieval, margin, limit) if a in explanations]
+    if verdict.subject_id not in close and verdict.subject_id in explanations:
+        close.insert(0, verdict.subject_id)
+    names = "; ".join(g[0].split(":", 1)[-1] for g in missing)
+    note = (f"the question also names {names}, which {verdict.subject_id} does not hold: "
+            "no one document answers the whole question")
+    return _ambiguous(retrieval, explanations, close, margin, lead_of(retrieval), top, (note,))
 
 
 def answering(close: Sequence[str], explanations: Mapping[str, Explanation]) -> set[str]:

@@ -18,8 +18,10 @@ from car_graph.verdict import (
     mention_groups,
     named_subjects,
     named_verdict,
+    not_the_whole_question,
     outcome,
     several,
+    unheld_mentions,
 )
 
 A, B, C, FIX = "adv:a", "adv:b", "adv:c", "rel:fix"
@@ -262,3 +264,21 @@ def test_several_voided_candidates_with_one_reading_are_ambiguous_not_the_first(
     # FIX answers both (it is their controlling document); A and A2 stay, neither singled out
     assert [c.subject_id for c in verdict.candidates] == [A, A2]
     assert all(c.kind is VerdictKind.SUPERSEDED for c in verdict.candidates)
+
+
+def test_a_subject_that_leaves_a_mention_of_the_question_unheld_is_not_asserted() -> None:
+    # "alpha" and "gamma" are two mentions; A leads by the margin but holds only alpha
+    r = replace(retrieval((A, B), (3.0, 1.0), entities=("product:alpha", "product:gamma")),
+                anchor_held=(("product:alpha",), ()))
+    held = dict(zip(r.anchors, r.anchor_held, strict=True))
+    decisive = judge(r, EXPLAINED, margin=1.0, held=held)
+    assert decisive.decisive and decisive.subject_id == A
+    assert unheld_mentions(decisive, r, held) == [("product:gamma",)]
+    verdict = not_the_whole_question(decisive, r, EXPLAINED, held, margin=1.0)
+    assert verdict.kind is VerdictKind.AMBIGUOUS and not verdict.decisive
+    assert [c.subject_id for c in verdict.candidates] == [A]   # B is not within the margin
+    assert any("also names gamma" in n for n in verdict.notes)
+    # holding every mention keeps the verdict as it was
+    whole = replace(r, anchor_held=(("product:alpha", "product:gamma"), ()))
+    held_all = dict(zip(whole.anchors, whole.anchor_held, strict=True))
+    assert not_the_whole_question(decisive, whole, EXPLAINED, held_all, margin=1.0) is decisive
