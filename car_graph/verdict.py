@@ -484,8 +484,9 @@ def not_the_whole_question(verdict: Verdict, retrieval: Retrieval,
         return verdict
     top = subject_of(retrieval) or ""
     close = [a for a in close_anchors(retrieval, margin, limit) if a in explanations]
-    if verdict.subject_id not in close and verdict.subject_id in explanations:
-        close.insert(0, verdict.subject_id)
+    subject = verdict.subject_id or ""
+    if subject not in close and subject in explanations:
+        close.insert(0, subject)
     names = "; ".join(g[0].split(":", 1)[-1] for g in missing)
     note = (f"the question also names {names}, which {verdict.subject_id} does not hold: "
             "no one document answers the whole question")

@@ -15,7 +15,6 @@ from car_graph.linking import (
     typo_corrections,
     without_spans,
     words,
-    words,
 )
 
 STOP = frozenset({"the", "is", "in", "of", "on", "still", "a", "it", "i", "by", "for", "to", "can", "go", "and"})
