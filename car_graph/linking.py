@@ -348,8 +348,8 @@ class EntityLinker:
                 add(LinkedEntity(row["type"], row["key"], self.settings.identifier_weight, "identifier"))
 
         # 2. names: fuzzy candidates from the entity-name index, then the coverage policy -- on
-        # the question without its identifiers: "CVE" in "CVE-2017-15042" names no product
-        # ("cve-rs"), "NDA" in "NDA008278" no drug
+        # the question without its identifiers: the letters of an identifier's prefix are part
+        # of the identifier, not a name of their own (a product named like the prefix)
         named_text = without_spans(question, [(m.start, m.end) for m in mentions
                                               if m.type in self.registry.identifier_types])
         self._link_names(named_text, words(named_text), stop, add)
