@@ -461,6 +461,17 @@ def _ambiguous(retrieval: Retrieval, explanations: Mapping[str, Explanation],
                    candidates=candidates)
 
 
+def unnamed_in_force(verdict: Verdict, retrieval: Retrieval,
+                     held: Mapping[str, Iterable[str]]) -> bool:
+    """A decisive IN FORCE verdict on a subject the question does not name: no linked entity of
+    the question is held by it, and it was singled out by the fused-score lead alone. That is
+    the guess issue 17 calls harmful -- the best lexical or semantic match of a generic question,
+    an unrelated document nothing supersedes, said to be in force."""
+    return (verdict.kind is VerdictKind.IN_FORCE and verdict.singled_out_by == "margin"
+            and bool(retrieval.anchor_scores) and verdict.subject_id is not None
+            and not set(held.get(verdict.subject_id, ())) & set(retrieval.question_entities))
+
+
 def unheld_mentions(verdict: Verdict, retrieval: Retrieval,
                     held: Mapping[str, Iterable[str]]) -> list[tuple[str, ...]]:
     """The mentions (``mention_groups``) of a question making two or more that a decisive
@@ -478,9 +489,11 @@ def not_the_whole_question(verdict: Verdict, retrieval: Retrieval,
                            held: Mapping[str, Iterable[str]], margin: float = VERDICT_MARGIN,
                            limit: int | None = None) -> Verdict:
     """``verdict``, or -- when its subject leaves a mention of the question unheld
-    (``unheld_mentions``) -- an ambiguous verdict over the close candidates that says so."""
+    (``unheld_mentions``) or it says IN FORCE of a subject the question does not name
+    (``unnamed_in_force``) -- an ambiguous verdict over the close candidates that says so."""
     missing = unheld_mentions(verdict, retrieval, held)
-    if not missing:
+    guess = unnamed_in_force(verdict, retrieval, held)
+    if not missing and not guess:
         return verdict
     top = subject_of(retrieval) or ""
     close = [a for a in close_anchors(retrieval, margin, limit) if a in explanations]
@@ -489,7 +502,9 @@ def not_the_whole_question(verdict: Verdict, retrieval: Retrieval,
         close.insert(0, subject)
     names = "; ".join(g[0].split(":", 1)[-1] for g in missing)
     note = (f"the question also names {names}, which {verdict.subject_id} does not hold: "
-            "no one document answers the whole question")
+            "no one document answers the whole question" if missing else
+            f"{verdict.subject_id} is the best match but nothing the question names singles it "
+            "out; it is not asserted to be in force")
     return _ambiguous(retrieval, explanations, close, margin, lead_of(retrieval), top, (note,))
 
 

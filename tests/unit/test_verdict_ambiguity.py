@@ -22,6 +22,7 @@ from car_graph.verdict import (
     outcome,
     several,
     unheld_mentions,
+    unnamed_in_force,
 )
 
 A, B, C, FIX = "adv:a", "adv:b", "adv:c", "rel:fix"
@@ -282,3 +283,21 @@ def test_a_subject_that_leaves_a_mention_of_the_question_unheld_is_not_asserted(
     whole = replace(r, anchor_held=(("product:alpha", "product:gamma"), ()))
     held_all = dict(zip(whole.anchors, whole.anchor_held, strict=True))
     assert not_the_whole_question(decisive, whole, EXPLAINED, held_all, margin=1.0) is decisive
+
+
+def test_in_force_by_the_lead_alone_on_a_subject_the_question_does_not_name_is_not_asserted() -> None:
+    # B leads by the margin, is in force, and holds nothing the question names (it names
+    # nothing): the best match of a generic question is not said to be in force
+    r = retrieval((B, A), (2.5, 1.0))
+    guess = judge(r, EXPLAINED, margin=1.0, held={})
+    assert guess.kind is VerdictKind.IN_FORCE and guess.singled_out_by == "margin"
+    assert unnamed_in_force(guess, r, {})
+    verdict = not_the_whole_question(guess, r, EXPLAINED, {}, margin=1.0)
+    assert verdict.kind is VerdictKind.AMBIGUOUS and not verdict.decisive
+    assert any("not asserted to be in force" in n for n in verdict.notes)
+    # named by the question: asserted
+    named = replace(r, question_entities=("product:beta",), anchor_held=(("product:beta",), ()))
+    held = dict(zip(named.anchors, named.anchor_held, strict=True))
+    kept = judge(named, EXPLAINED, margin=1.0, held=held)
+    assert not unnamed_in_force(kept, named, held)
+    assert not_the_whole_question(kept, named, EXPLAINED, held, margin=1.0) is kept
