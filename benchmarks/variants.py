@@ -782,6 +782,8 @@ def _security_verdict_sets(anchors: Sequence[Anchor], export: Export) -> dict[st
         while head and head[-1].lower() in _DANGLING | {"due", "improper"}:  # reads as a cut
             head.pop()
         generic = " ".join(head) if len(head) >= 2 else ""
+        if {w.lower() for w in re.findall(r"[\w.-]+", generic)} & {p.lower() for p in own}:
+            generic = ""  # the wording names the anchor's own product: not a generic question
 
         def shared(family: str, template: str, a: Anchor = a, own: set[str] = own,
                    generic: str = generic) -> Made | None:
