@@ -91,6 +91,14 @@ class LinkedEntity:
                 "mentions": self.how in ("identifier", "partial")}
 
 
+def without_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    """``text`` with each (start, end) span blanked (same length, so offsets stay valid)."""
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
+
+
 def words(text: str) -> list[str]:
     """Lower-cased alphanumeric runs, split the way Lucene's standard analyser splits."""
     return _WORD.findall(text.lower())
@@ -339,9 +347,12 @@ class EntityLinker:
             for row in self.store.read("match_entity_keys", keys=sorted(keys)):
                 add(LinkedEntity(row["type"], row["key"], self.settings.identifier_weight, "identifier"))
 
-        # 2. names: fuzzy candidates from the entity-name index, then the coverage policy
-        asked = words(question)
-        self._link_names(question, asked, stop, add)
+        # 2. names: fuzzy candidates from the entity-name index, then the coverage policy -- on
+        # the question without its identifiers: the letters of an identifier's prefix are part
+        # of the identifier, not a name of their own (a product named like the prefix)
+        named_text = without_spans(question, [(m.start, m.end) for m in mentions
+                                              if m.type in self.registry.identifier_types])
+        self._link_names(named_text, words(named_text), stop, add)
 
         # 3. partial identifiers: digit tails that point at few identifiers -- among the
         # documents of the names the question also gives, or else in the whole corpus

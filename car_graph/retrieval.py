@@ -137,14 +137,27 @@ class Retriever:
 
     def retrieve(
         self, question: str, k: int = 5, as_of: date | None = None, domain: str | None = None,
+        *, readings: int = 0, reading_margin: float = 0.0,
     ) -> Retrieval:
         """Anchors (queries/anchors.cypher) and their controlling documents
         (queries/closure.cypher) in one statement, ``car`` (composed by the catalogue): one round
-        trip and one snapshot."""
+        trip and one snapshot.
+
+        ``readings`` > 0 also returns, from the same walk, the closure of each of the top
+        ``readings`` anchors within ``reading_margin`` of the best one (and, for a question
+        linking several entities, of those holding one): ``Retrieval.readings``, what
+        ``explain`` says of each -- the verdict's candidates, without a second statement."""
         params = self._common(question, k, as_of, domain)
-        found = self.store.read("car", **self._anchor_parameters(params), k=k)
-        anchor_ids = tuple(a["id"] for a in found[0]["anchors"]) if found else ()
+        found = self.store.read("car", **self._anchor_parameters(params), k=k,
+                                readings=readings, reading_margin=reading_margin,
+                                reading_limit=EXPLAIN_LIMIT)
+        anchors = found[0]["anchors"] if found else []
+        anchor_ids = tuple(a["id"] for a in anchors)
+        anchor_scores = tuple(float(a["score"]) for a in anchors)
+        anchor_held = tuple(tuple(a["held"]) for a in anchors)
         rows = [row for row in found if row["doc_id"] is not None]
+        explained = tuple(self._explanation(reading, as_of)
+                          for reading in (rows[0]["readings"] or [] if rows else []))
         results = []
         suppressed: set[str] = set()
         ambiguous: dict[str, None] = {}
@@ -166,6 +179,33 @@ class Retriever:
             suppressed=len(suppressed),
             ambiguous_scopes=tuple(ambiguous),
             question_entities=tuple(f"{e['type']}:{e['key']}" for e in params["entities"]),
+            anchor_scores=anchor_scores,
+            anchor_held=anchor_held if any(anchor_held) else (),
+            readings=explained,
+        )
+
+    def _explanation(self, reading: Mapping[str, Any], as_of: date | None) -> Explanation:
+        """One reading of car.cypher (an anchor's own closure) as ``explain`` gives it."""
+        doc_id = reading["doc_id"]
+        controlling = tuple(self._result({**c, "score": 1.0, "anchor_id": doc_id},
+                                         tuple(hop_from(h) for h in c["chain"]))
+                            for c in reading["controlling"])
+        return self._explained(doc_id, reading, as_of, controlling)
+
+    @staticmethod
+    def _explained(doc_id: str, row: Mapping[str, Any], as_of: date | None,
+                   controlling: tuple[Result, ...]) -> Explanation:
+        # a document not among its own controlling documents is voided: superseded
+        mine = [c for c in controlling if c.doc_id == doc_id]
+        return Explanation(
+            doc_id=doc_id,
+            title=row["title"] or "",
+            status=mine[0].status if mine else Status.SUPERSEDED,
+            as_of=as_of,
+            controlling=controlling,
+            superseded_by=tuple(hop_from(h) for h in row["superseded_by"]),
+            supersedes=tuple(hop_from(h) for h in row["supersedes"]),
+            scope=tuple(row["scope"]),
         )
 
     @staticmethod
@@ -231,16 +271,5 @@ class Retriever:
         own, rows = self.store.in_read_transaction(work)
         if not own or not own[0]["visible"]:
             raise NotFoundError(f"no document {doc_id!r}" + (f" as of {as_of}" if as_of else ""))
-        row = own[0]
         controlling = tuple(self._result(c, tuple(hop_from(h) for h in c["chain"])) for c in rows)
-        mine = [c for c in controlling if c.doc_id == doc_id]
-        return Explanation(
-            doc_id=row["doc_id"],
-            title=row["title"] or "",
-            status=mine[0].status if mine else Status.SUPERSEDED,
-            as_of=as_of,
-            controlling=controlling,
-            superseded_by=tuple(hop_from(h) for h in row["superseded_by"]),
-            supersedes=tuple(hop_from(h) for h in row["supersedes"]),
-            scope=tuple(row["scope"]),
-        )
+        return self._explained(own[0]["doc_id"], own[0], as_of, controlling)

@@ -10,6 +10,11 @@
 //     so the costlier cycle test runs only behind them;
 //   ranking: a frontier document takes the rank of its best anchor; several frontier documents
 //     of one anchor: the one closer to the question first (when $embedding is given).
+//   readings: an anchor whose map carries `reading: n` (n > 0) also gets its own closure
+//     returned whole -- its scope, the edges in force that supersede it and up to n of its
+//     controlling documents with their chains from it -- what `explain` would say of it, from the
+//     same walk (CarClient.answer judges its verdict on these; car.cypher sets the flags). They
+//     come on the first row only (null on the others): each is a few documents with their text.
 // Status is computed here, as of $as_of: withdrawn, unresolved (on a cycle, or a later document
 // of a superseding kind shares its scope and no edge decided: unresolved_from), partially
 // superseded (partial edges only), active.
@@ -22,7 +27,10 @@
 //          chain (list<map {from_id, to_id, rule, effective, evidence, partial}>),
 //          anchor_closure int (documents in the anchor's closure),
 //          anchor_scope (list<map {entity string, docs int}>: the anchor's scope entities and how
-//          many documents visible on $as_of share each, counted up to 1001)
+//          many documents visible on $as_of share each, counted up to 1001),
+//          readings (first row only, else null: list<map {doc_id, title, scope list<string>,
+//          superseded_by list<hop map>, supersedes list<hop map>, controlling list<map {doc_id,
+//          title, kind, domain, published, text, status, chain}>}>, one per anchor asked for)
 UNWIND $anchors AS a
 MATCH (anchor:Document {id: a.id})
 WHERE @visible(doc: anchor, as_of: $as_of)
@@ -32,15 +40,58 @@ WITH a, anchor, collect({d: d, path: path}) AS reached
 UNWIND reached AS r
 WITH a, anchor, size(reached) AS closure_size, r.d AS d, r.path AS path
 WHERE NOT @voided(doc: d, as_of: $as_of)
-WITH d, a, anchor, closure_size, path
-ORDER BY a.rank, length(path)
-WITH d, collect({a: a, anchor: anchor, closure_size: closure_size, path: path})[0] AS best
-ORDER BY best.a.rank,
-         CASE WHEN $embedding IS NULL THEN 0.0
-              ELSE vector.similarity.cosine(d.embedding, $embedding) END DESC,
-         length(best.path), d.id
-LIMIT $k
-WITH d, best, best.anchor AS anchor
+// each anchor's frontier (never empty: its closure's maximal documents are not voided)
+WITH a, anchor, closure_size, collect({d: d, path: path}) AS frontier
+WITH collect({a: a, anchor: anchor, closure_size: closure_size, frontier: frontier}) AS walked
+CALL (walked) {
+  UNWIND walked AS w
+  WITH w WHERE coalesce(w.a.reading, 0) > 0
+  WITH w.a AS a, w.anchor AS doc, w.frontier AS frontier
+  UNWIND frontier AS f
+  WITH a, doc, f.d AS d, f.path AS path
+  ORDER BY a.rank, length(path), d.id
+  WITH a, doc, collect({doc_id: d.id, title: d.title, kind: d.kind, domain: d.domain,
+         published: d.published, text: d.text,
+         status: @frontier_status(doc: d, as_of: $as_of),
+         chain: [r IN relationships(path) | {from_id: endNode(r).id, to_id: startNode(r).id,
+           rule: r.rule, effective: r.effective, evidence: r.evidence,
+           partial: coalesce(r.partial, false)}]}) AS controlling
+  WITH a, doc, controlling[..a.reading] AS controlling
+  ORDER BY a.rank
+  RETURN collect({
+    doc_id: doc.id,
+    title: doc.title,
+    scope: COLLECT { MATCH (doc)-[:IN_SCOPE]->(e:Entity) RETURN e.type + ':' + e.key },
+    superseded_by: COLLECT {
+      MATCH (doc)<-[s:SUPERSEDES]-(n:Document)
+      WHERE @in_force(edge: s, newer: n, as_of: $as_of)
+      RETURN {from_id: doc.id, to_id: n.id, rule: s.rule, effective: s.effective,
+              evidence: s.evidence, partial: coalesce(s.partial, false)}
+    },
+    supersedes: COLLECT {
+      MATCH (doc)-[s:SUPERSEDES]->(o:Document)
+      WHERE @in_force(edge: s, newer: doc, as_of: $as_of)
+      RETURN {from_id: o.id, to_id: doc.id, rule: s.rule, effective: s.effective,
+              evidence: s.evidence, partial: coalesce(s.partial, false)}
+    },
+    controlling: controlling}) AS readings
+}
+CALL (walked) {
+  UNWIND walked AS w
+  UNWIND w.frontier AS f
+  WITH f.d AS d, w.a AS a, w.anchor AS anchor, w.closure_size AS closure_size, f.path AS path
+  ORDER BY a.rank, length(path)
+  WITH d, collect({a: a, anchor: anchor, closure_size: closure_size, path: path})[0] AS best
+  ORDER BY best.a.rank,
+           CASE WHEN $embedding IS NULL THEN 0.0
+                ELSE vector.similarity.cosine(d.embedding, $embedding) END DESC,
+           length(best.path), d.id
+  LIMIT $k
+  RETURN collect({d: d, best: best}) AS top
+}
+UNWIND range(0, size(top) - 1) AS i
+WITH top[i].d AS d, top[i].best AS best, top[i].best.anchor AS anchor,
+     CASE WHEN i = 0 THEN readings END AS readings
 RETURN d.id AS doc_id,
        d.title AS title,
        d.kind AS kind,
@@ -69,4 +120,5 @@ RETURN d.id AS doc_id,
                      RETURN o.id LIMIT 1001
                    })
                  END}
-       } AS anchor_scope
+       } AS anchor_scope,
+       readings
