@@ -6,12 +6,18 @@
 // `car-graph query --show car` prints the expanded text to paste into Neo4j Browser.
 // params: those of anchors.cypher and closure.cypher, but closure's list of anchors (bound to
 //         the anchors found here)
-// returns: anchors list<map {id, rank, score}> (the same on every row), then closure.cypher's
+// returns: graph_version list<string> (graph_version.cypher's, in the same snapshot: the
+//          question was analysed against the graph as of this version, or must be again),
+//          anchors list<map {id, rank, score}> (the same on every row), then closure.cypher's
 //          columns, one row per controlling document (one row of nulls when no anchor is found)
+CALL () {
+  //@include graph_version
+}
+WITH version AS graph_version
 CALL () {
   //@include anchors
 }
-WITH collect({id: doc_id, rank: rank, score: score}) AS anchors
+WITH graph_version, collect({id: doc_id, rank: rank, score: score}) AS anchors
 OPTIONAL CALL (anchors) {
   //@include closure $anchors=anchors
 }
