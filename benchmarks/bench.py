@@ -893,7 +893,9 @@ def main(argv: list[str] | None = None, prog: str = "python -m car_graph_benchma
         data["neo4j_version"] = status.version
         data["measured_at"] = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
         data["command"] = command
-        suffix = "-random" if args.random_vectors else ""
+        # one file per scale and embedder: the float32 runs keep the plain name they always had
+        variant = getattr(embedder, "variant", "torch-fp32")
+        suffix = "-random" if args.random_vectors else "" if variant == "torch-fp32" else f"-{variant}"
         (args.results / f"scale-{n_docs}{suffix}.json").write_text(json.dumps(data, indent=2, default=str) + "\n")
         write_report(args.results, args.out, command)
         print(json.dumps({k: data[k] for k in ("ingest", "ratios", "rss")}, indent=2, default=str))
