@@ -434,6 +434,8 @@ class EntityLinker:
             keys.add(" ".join(m.group(0).split()).casefold())
             if not m.group(0).isdigit():  # a bare number may still be a partial identifier
                 spelled.append((m.start(), m.end()))
+        if self.names is not None:
+            return self._link_in_one_lookup(question, keys, spelled, stop, linked, add)
         if keys:
             for row in self.store.read("match_entity_keys", keys=sorted(keys)):
                 add(LinkedEntity(row["type"], row["key"], self.settings.identifier_weight, "identifier"))
@@ -454,6 +456,56 @@ class EntityLinker:
                 spelled.append((m.start(), m.end()))
             for digits in partial_digit_runs(question, spelled, self.settings):
                 self._link_partial(digits, "", partial_types, named, add)
+        return list(linked.values())
+
+    def _link_in_one_lookup(
+        self, question: str, keys: set[str], spelled: list[tuple[int, int]], stop: frozenset[str],
+        linked: dict[tuple[str, str], LinkedEntity], add: Any,
+    ) -> list[LinkedEntity]:
+        """``link`` with the names from the NameIndex: names first (no look-up), then the
+        question's identifiers and partial identifiers in one statement (match_identifiers),
+        then everything added in ``link``'s order -- identifiers, names, partials -- so the
+        same entities link with the same weights as with a look-up per step."""
+        names: list[LinkedEntity] = []
+        self._link_names(question, words(question), stop, names.append)
+        partial_types = sorted(self.registry.partial_types)
+        partials: list[tuple[str, str]] = []
+        if partial_types:
+            for m in _ELIDED.finditer(question):
+                partials.append((m.group(2), " ".join(m.group(1).split()).casefold()))
+                spelled.append((m.start(), m.end()))
+            partials += [(digits, "") for digits in partial_digit_runs(question, spelled, self.settings)]
+        # the scopes a partial identifier is first looked for in: the names linked, unless an
+        # identifier outweighs the same entity (checked below, when the rows are back)
+        named_names: dict[tuple[str, str], None] = {}
+        for entity in names:
+            if entity.how in ("name", "short_name"):
+                named_names[(entity.type, entity.key)] = None
+        guessed = [{"type": t, "key": k} for t, k in named_names]
+        rows: list[Any] = []
+        if keys or partials:
+            rows = self.store.read(
+                "match_identifiers", keys=sorted(keys), scopes=guessed, types=partial_types,
+                limit=self.settings.max_partial_matches + 1,
+                partials=[{"suffix": d, "prefix": p, "scoped": bool(guessed) and not p} for d, p in partials])
+        for row in rows:
+            if row["kind"] == "key":
+                add(LinkedEntity(row["type"], row["key"], self.settings.identifier_weight, "identifier"))
+        for entity in names:
+            add(entity)
+        named = [{"type": e.type, "key": e.key} for e in linked.values() if e.how in ("name", "short_name")]
+        if partials and {(n["type"], n["key"]) for n in named} != set(named_names):
+            # an identifier took over a named entity: its scope is not one to look in first
+            for digits, prefix in partials:
+                self._link_partial(digits, prefix, partial_types, named, add)
+            return list(linked.values())
+        limit = self.settings.max_partial_matches
+        for i in range(len(partials)):
+            scoped = [r for r in rows if r["kind"] == "partial" and r["partial"] == i and r["scoped"]]
+            found = scoped or [r for r in rows if r["kind"] == "partial" and r["partial"] == i and not r["scoped"]]
+            if 0 < len(found) <= limit:
+                for row in found:
+                    add(LinkedEntity(row["type"], row["key"], self.settings.identifier_weight, "partial"))
         return list(linked.values())
 
     def _link_partial(
