@@ -99,8 +99,8 @@ class Retriever:
     def refresh(self) -> None:
         """Read what question analysis takes from the graph: its version first (so a write
         landing meanwhile shows as a newer version later, never as an older one), the stored
-        user domains, the domains of the documents it holds and, with ``cache_names``, the
-        names a question may link (NameIndex). Forgets the questions analysed so far.
+        user domains and the domains of the documents it holds; with ``cache_names``, the names
+        a question may link follow (``load_names``). Forgets the questions analysed so far.
 
         Run on construction and whenever car's snapshot carries another version
         (``retrieve``), so another process's ingest is picked up at the next question.
@@ -114,13 +114,34 @@ class Retriever:
         # without documents never links a question through its patterns.
         graph_domains = [row["domain"] for row in self.store.read("document_domains")]
         domains = self.extractor.registry.for_graph(graph_domains)
-        names = NameIndex(self.store.read("name_index"), version) if self.settings.cache_names else None
-        # one assignment: a thread analysing a question meanwhile uses the old state whole
+        # one assignment: a thread analysing a question meanwhile uses the old state whole.
+        # The names are not read yet: a Retriever that answers one question (the CLI) would pay
+        # for reading every name of a large corpus to save one look-up (see _linker)
         self._state = (version, domains, EntityLinker(self.store, self.extractor, domains,
-                                                      self.settings.linking, names))
+                                                      self.settings.linking))
+        self._analysed = 0  # questions analysed against this version
         # Question analysis (embedding, entity linking) is shared by every system an evaluation
         # runs; it holds for the version it was made against.
         self._prepared = OrderedDict()
+
+    def load_names(self) -> None:
+        """Read the corpus's linkable names (NameIndex) for the current version now; later
+        questions link names without a look-up. Done by itself from a version's second
+        question on (or a batch of several), with ``cache_names``."""
+        version, domains, _ = self._state
+        names = NameIndex(self.store.read("name_index"), version)
+        if self._state[0] == version:  # not refreshed meanwhile
+            self._state = (version, domains, EntityLinker(self.store, self.extractor, domains,
+                                                          self.settings.linking, names))
+
+    def _linker(self, questions: int) -> tuple[tuple[str, ...], EntityLinker]:
+        """The version and linker to analyse ``questions`` more questions with: the names are
+        read once a version has more than one question to analyse."""
+        self._analysed += questions
+        if self.settings.cache_names and self._state[2].names is None and self._analysed > 1:
+            self.load_names()
+        version, _, linker = self._state
+        return version, linker
 
     @property
     def version(self) -> tuple[str, ...]:
@@ -140,8 +161,8 @@ class Retriever:
         todo = [q for q in dict.fromkeys(questions) if q not in self._prepared]
         if not todo:
             return
-        version, _, linker = self._state
         prepared = self._prepared
+        version, linker = self._linker(len(todo))
         vectors = self.embedder.embed_documents(todo)
         # bounded: a long-lived client answering endless distinct questions must not grow
         while len(prepared) + len(todo) > max(PREPARED_LIMIT, len(todo)) and prepared:
@@ -152,7 +173,7 @@ class Retriever:
     def analyse(self, question: str) -> dict[str, Any]:
         """One question's analysis, not remembered: its embedding, Lucene queries and linked
         entities (what ``prepare`` computes per question; benchmarks time this)."""
-        version, _, linker = self._state
+        version, linker = self._linker(1)
         return self._analysis(question, self.embedder.embed_documents([question])[0], version, linker)
 
     def _analysis(self, question: str, vector: list[float], version: tuple[str, ...],

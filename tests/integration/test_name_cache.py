@@ -35,6 +35,8 @@ def canonical(entities: list[dict]) -> list[tuple]:
 def test_cached_names_link_what_the_lookups_link_on_the_sample_corpus(car: CarClient) -> None:
     car.ingest(sample_records())
     cached = Retriever(car.store, car.embedder, car.extractor)
+    assert cached.linker.names is None, "one question alone never reads every name"
+    cached.load_names()
     looked_up = Retriever(car.store, car.embedder, car.extractor, RetrievalSettings(cache_names=False))
     names = sorted({e.name for e in cached.linker.names.entities if e.name})
     assert len(names) > 50, "the sample corpus scopes and names many entities"
@@ -63,13 +65,22 @@ def test_another_clients_ingest_and_delete_reach_a_long_lived_client_at_its_next
     reader = CarClient(db, embedder=embedder, extractor=extractor)  # e.g. an MCP server
     question = "Does the header crash still affect quokkajs?"
     assert "product:quokkajs" not in reader.retrieve_report(question).question_entities
+    assert "product:lodash" in reader.retrieve_report("Is lodash still crashed?").question_entities
+    names = reader.retriever.linker.names
+    assert names is not None and {e.key for e in names.entities} == {"lodash"}  # cached from here on
     before = reader.retriever.version
 
     car.ingest([parse_record(advisory("ADV-2", "quokkajs"))], rules=[])  # another writer
+    # the cached names do not know quokkajs; car's snapshot carries the new version, so the
+    # question is analysed again against the graph as it is
     report = reader.retrieve_report(question)
     assert "product:quokkajs" in report.question_entities
     assert report.ids[0] == "ADV-2"
     assert reader.retriever.version != before
+    again = reader.retrieve_report("Is quokkajs still crashed by headers?")
+    assert "product:quokkajs" in again.question_entities
+    names = reader.retriever.linker.names
+    assert names is not None and {e.key for e in names.entities} == {"lodash", "quokkajs"}
 
     car.delete(["ADV-2"])
     assert "product:quokkajs" not in reader.retrieve_report(question).question_entities
