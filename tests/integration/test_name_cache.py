@@ -5,6 +5,7 @@ ingest or a delete -- is seen at the next question, never answered from a stale 
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
 
 import pytest
@@ -44,6 +45,15 @@ def test_cached_names_link_what_the_lookups_link_on_the_sample_corpus(car: CarCl
     for name in names:
         questions += [f"Is {name} still affected?", f"What replaced {typo(name)}?",
                       f"Has {name.split()[0]} been withdrawn by {name.upper()[:3]}?"]
+    # identifiers, partial identifiers (bare, elided, beside a name) from the documents' ids
+    for record in sample_records()[::3]:
+        digits = re.findall(r"\d{4,}", record.id)
+        scope = next(iter(record.scope.values()), ())
+        questions += [f"Is {record.id} still in force?"]
+        if digits:
+            questions += [f"Which one ends in {digits[-1]}?", f"{record.id[:4]}-...{digits[-1][-3:]} still open?"]
+            if scope:
+                questions.append(f"Is {scope[0]} still affected by {digits[-1]}?")
     linked_somewhere = 0
     for question in questions:
         expected = canonical(looked_up.link_entities(question))
