@@ -10,13 +10,18 @@ that scale, and measures:
   -- timed from the outside (a timed record iterator, timed embedder and extractor objects, a
   GraphStore subclass that times each catalogue statement); the pipeline is not modified;
 * peak RSS of this Python process (getrusage) and of the Neo4j JVM (VmHWM);
-* retrieval latency p50/p95/p99 over the scale questions for the bare vector top-k
+* retrieval latency p50/p95/p99 over the scale questions, every system question by question in
+  rotating order (time_interleaved), for the bare vector top-k
   (search_vector.cypher), car (car.cypher: anchors + closure in one statement), the paper's in-memory reference (bm25s over
   every text + a dict from series key to the latest document), bm25 and hybrid -- the
   question's embedding and entity linking are prepared once per question for every system
   (query-only latency), and the end-to-end latencies of vector and car (embedding the question
-  on every call, CarClient.retrieve_report) are reported beside them;
-* throughput with 1, 4 and 8 concurrent client threads (shared driver, one session per call);
+  on every call, CarClient.retrieve_report) are reported beside them; so are neo4j-graphrag's
+  HybridRetriever and a VectorCypherRetriever walking SUPERSEDES one hop, on the same graph,
+  indexes and question vectors (benchmarks/peers.py), statement-only and end to end, and
+  question analysis alone (Retriever.analyse);
+* throughput with 1, 4 and 8 concurrent client threads (shared driver, one session per call),
+  statement-only and end to end, for car, vector and the peers;
 * strict TCA@5 (car_graph.metrics.strict_tca) against the generator's intended edges;
 * the PROFILE plans of car.cypher's two parts, anchors.cypher and closure.cypher, for one question;
 * last (so that no question's gold changes under the latency runs), adding ``ADDITIONS`` new
@@ -60,11 +65,15 @@ from typing import Any
 from car_graph import cypher
 from car_graph.store import GraphStore
 from car_graph_benchmarks import scale, statement_cost
+from car_graph_benchmarks.peers import PEER_LABELS
 
 K = 5
 WARMUP = 20
 CONCURRENCY = (1, 4, 8)
 THROUGHPUT_QUESTIONS = 200  # questions per throughput run (each of 1, 4, 8 clients)
+# statement-only, then end to end (question in: analysed or embedded in the call)
+THROUGHPUT_SYSTEMS = ("car", "vector", "graphrag_hybrid", "graphrag_vector_cypher",
+                      "car_e2e", "vector_e2e", "graphrag_hybrid_e2e", "graphrag_vector_cypher_e2e")
 STATEMENT_COST_QUESTIONS = 200  # questions timed statement by statement (statement_cost)
 ADDITIONS = 1000  # new documents added to the loaded graph after the measurements
 RESULTS_DIR = Path("docs") / "benchmarks"
@@ -370,6 +379,24 @@ def time_each(questions: Sequence[str], call: Callable[[str], Any]) -> tuple[dic
     return percentiles(samples), outputs
 
 
+def time_interleaved(questions: Sequence[str], systems: dict[str, Callable[[str], Any]]
+                     ) -> dict[str, tuple[dict[str, float], list[Any]]]:
+    """Every system on every question, question by question, the order of the systems rotating:
+    a swing in the (shared) machine's load reaches all of them alike."""
+    names = list(systems)
+    for question in questions[:WARMUP]:
+        for name in names:
+            systems[name](question)
+    samples: dict[str, list[float]] = {name: [] for name in names}
+    outputs: dict[str, list[Any]] = {name: [] for name in names}
+    for i, question in enumerate(questions):
+        for name in names[i % len(names):] + names[:i % len(names)]:
+            started = time.perf_counter()
+            outputs[name].append(systems[name](question))
+            samples[name].append(time.perf_counter() - started)
+    return {name: (percentiles(samples[name]), outputs[name]) for name in names}
+
+
 def throughput(questions: Sequence[str], call: Callable[[str], Any], clients: int) -> float:
     """Questions per second with ``clients`` threads sharing the question list."""
     lock = threading.Lock()
@@ -412,8 +439,10 @@ def profile_plan(driver: Any, statement: str, params: dict[str, Any]) -> list[st
 def run_scale(driver: Any, corpus_dir: Path, embedder: Any, extractor: Any, *,
               server_pid: int | None = None, vectors: str = "all-MiniLM-L6-v2",
               memory: dict[str, str] | None = None, reingest: int = 2000,
-              concurrency: Sequence[int] = CONCURRENCY, additions: int = ADDITIONS) -> dict[str, Any]:
-    """Every measurement of one scale on an empty database; returns the result mapping."""
+              concurrency: Sequence[int] = CONCURRENCY, additions: int = ADDITIONS,
+              peers: bool = True) -> dict[str, Any]:
+    """Every measurement of one scale on an empty database; returns the result mapping.
+    ``peers``: also neo4j-graphrag's retrievers on the same graph (benchmarks/peers.py)."""
     from car_graph.client import CarClient
     from car_graph.metrics import strict_tca
     from car_graph.retrieval import Retriever
@@ -455,7 +484,14 @@ def run_scale(driver: Any, corpus_dir: Path, embedder: Any, extractor: Any, *,
     client = CarClient(driver, embedder=embedder, extractor=extractor)
 
     def car_e2e(question: str) -> list[str]:
+        # end to end means analysed in the call: the client would remember a question it saw
+        # (the warm-up's, a throughput run's), so it forgets it first
+        client.retriever.forget(question)
         return list(client.retrieve_report(question, K).ids)
+
+    # question analysis alone (embedding, Lucene queries, entity linking), as car_e2e pays it
+    analysis, _ = time_each(texts, retriever.analyse)
+    result["question_analysis"] = analysis
 
     def bm25(question: str) -> list[str]:
         return retriever.search("bm25", question, K)[0]
@@ -471,10 +507,13 @@ def run_scale(driver: Any, corpus_dir: Path, embedder: Any, extractor: Any, *,
         "vector": vector, "car": car, "reference": reference.search, "bm25": bm25,
         "hybrid": hybrid, "vector_e2e": vector_e2e, "car_e2e": car_e2e,
     }
+    if peers:
+        from car_graph_benchmarks.peers import peer_systems
+
+        systems.update(peer_systems(driver, embedder, vectors_by_q, K))
     graph = scale.reference_graph(corpus)
     latency: dict[str, Any] = {}
-    for name, call in systems.items():
-        timing, outputs = time_each(texts, call)
+    for name, (timing, outputs) in time_interleaved(texts, systems).items():
         hits = [strict_tca(ids, K, set(q.gold), graph, anchors=set(q.anchors))
                 for q, ids in zip(questions, outputs, strict=True)]
         timing["strict_tca_at_5"] = round(sum(hits) / len(hits), 4)
@@ -489,10 +528,15 @@ def run_scale(driver: Any, corpus_dir: Path, embedder: Any, extractor: Any, *,
         "reference_p50_over_car_p50": latency["reference"]["p50_ms"] / latency["car"]["p50_ms"],
         "car_e2e_p50_over_vector_e2e_p50": latency["car_e2e"]["p50_ms"] / latency["vector_e2e"]["p50_ms"],
     }
+    if peers:
+        result["ratios"]["car_e2e_p50_over_graphrag_hybrid_e2e_p50"] = (
+            latency["car_e2e"]["p50_ms"] / latency["graphrag_hybrid_e2e"]["p50_ms"])
+        result["ratios"]["car_p50_over_graphrag_hybrid_p50"] = (
+            latency["car"]["p50_ms"] / latency["graphrag_hybrid"]["p50_ms"])
     result["throughput_qps"] = {
         name: {str(n): round(throughput(texts[:THROUGHPUT_QUESTIONS], systems[name], n), 1)
                for n in concurrency}
-        for name in ("car", "vector")
+        for name in THROUGHPUT_SYSTEMS if name in systems
     }
     # where car's time goes: each of its statements, and the old two-statement way, interleaved
     result["statement_cost"] = statement_cost.measure(client, texts[:STATEMENT_COST_QUESTIONS],
@@ -750,6 +794,12 @@ TARGET_REASONS = {
         "Analysis: docs/benchmarks-findings.md."),
     "tca": "see the TCA-by-shape column of the latency table: the shape that fails names the cause.",
     "overhead": "see the stage table: the stages other than embedding are the overhead.",
+    "peer_e2e": (
+        "car's end-to-end call analyses the question (entity linking) and walks each anchor's "
+        "closure; the HybridRetriever embeds and runs one vector and one fulltext query. The "
+        "latency table splits both into statement-only and end-to-end rows."),
+    "analysis": "the scale section's question-analysis line, and docs/question-analysis.md per real domain.",
+    "throughput": "the throughput table: statement-only and end-to-end rows with 1, 4 and 8 clients.",
 }
 
 
@@ -770,11 +820,25 @@ def _targets(r: dict[str, Any]) -> list[tuple[str, str, str, bool | None]]:
         ("overhead", "ingest overhead beyond embedding <= 25 %",
          f"{i['overhead_beyond_embedding']:.0%}" if real else "not comparable (random vectors)",
          i["overhead_beyond_embedding"] <= 0.25 if real else None),
-    ]
+    ] + ([
+        ("peer_e2e", "car end-to-end p50 <= 1.2 x neo4j-graphrag HybridRetriever end-to-end p50",
+         f"{lat['car_e2e']['p50_ms']:.1f} / {lat['graphrag_hybrid_e2e']['p50_ms']:.1f} ms = "
+         f"{ratio['car_e2e_p50_over_graphrag_hybrid_e2e_p50']:.2f}",
+         ratio["car_e2e_p50_over_graphrag_hybrid_e2e_p50"] <= 1.2),
+    ] if "car_e2e_p50_over_graphrag_hybrid_e2e_p50" in ratio else []) + ([
+        ("analysis", "question analysis p50 <= 8 ms",
+         f"{r['question_analysis']['p50_ms']:.1f} ms" + ("" if real else " (random vectors: no model)"),
+         r["question_analysis"]["p50_ms"] <= 8.0),
+    ] if "question_analysis" in r else []) + ([
+        ("throughput", "car throughput with 4 clients >= 150 questions/s",
+         f"{r['throughput_qps']['car']['4']:,} statement only"
+         + (f", {r['throughput_qps']['car_e2e']['4']:,} end to end" if "car_e2e" in r["throughput_qps"] else ""),
+         r["throughput_qps"]["car"]["4"] >= 150),
+    ] if "4" in r["throughput_qps"].get("car", {}) else [])
 
 
 def _targets_table(results: Sequence[dict[str, Any]]) -> list[str]:
-    out = ["## Targets (ISSUE8: stated for 100k documents; shown at every scale)", "",
+    out = ["## Targets (ISSUE8 and the speed issue: stated for 100k documents; shown at every scale)", "",
            "| documents | vectors | target | measured | status |", "|---|---|---|---|---|"]
     missed: dict[str, None] = {}
     for r in results:
@@ -828,18 +892,32 @@ def _scale_section(r: dict[str, Any]) -> list[str]:
     names = {"vector": "bare vector top-k (search_vector)", "car": "car (car.cypher: anchors + closure)",
              "reference": "in-memory reference (bm25s + latest dict)", "bm25": "bm25 (fulltext)",
              "hybrid": "hybrid (anchors)", "vector_e2e": "vector, embedding the question each call",
-             "car_e2e": "car end to end (CarClient.retrieve_report)"}
+             "car_e2e": "car end to end (CarClient.retrieve_report)", **PEER_LABELS}
     for key, label in names.items():
+        if key not in r["latency"]:
+            continue  # a run stored before the peers were measured
         t = r["latency"][key]
         out.append(f"| {label} | {t['p50_ms']:.1f} | {t['p95_ms']:.1f} | {t['p99_ms']:.1f} | "
                    f"{t['mean_ms']:.1f} | {t['strict_tca_at_5']:.3f} | {t['tca_by_shape']} |")
     ratio = r["ratios"]
     out += ["", f"Ratios (same run): car p50 / vector p50 = **{ratio['car_p50_over_vector_p50']:.2f}**; "
             f"reference p50 / car p50 = **{ratio['reference_p50_over_car_p50']:.2f}**; end to end, "
-            f"car / vector = {ratio['car_e2e_p50_over_vector_e2e_p50']:.2f}. Question analysis "
+            f"car / vector = {ratio['car_e2e_p50_over_vector_e2e_p50']:.2f}"
+            + (f"; car / neo4j-graphrag HybridRetriever = **{ratio['car_e2e_p50_over_graphrag_hybrid_e2e_p50']:.2f}** "
+               f"end to end, {ratio['car_p50_over_graphrag_hybrid_p50']:.2f} statement only"
+               if "car_e2e_p50_over_graphrag_hybrid_e2e_p50" in ratio else "")
+            + ". Question analysis "
             f"(embedding + entity linking of all questions, batched) took {r['prepare_questions_s']} s and "
-            "is excluded from the first five rows; the in-memory reference index took "
-            f"{r['reference_build_s']} s to build.", "",
+            "is excluded from the statement-only rows; the in-memory reference index took "
+            f"{r['reference_build_s']} s to build."
+            + (f" Question analysis one question at a time (`Retriever.analyse`: embedding, Lucene "
+               f"queries, entity linking): p50 {r['question_analysis']['p50_ms']:.1f} ms, p95 "
+               f"{r['question_analysis']['p95_ms']:.1f} ms." if "question_analysis" in r else ""), "",
+            *(["neo4j-graphrag's retrievers (benchmarks/peers.py) run on the same graph, indexes and "
+               "question vectors, through their own `search`; `top_k` = 5, otherwise their defaults; "
+               "the question reaches the fulltext index with Lucene's special characters escaped. "
+               "The one-hop retriever replaces each vector hit by the documents that supersede it.", ""]
+              if "graphrag_hybrid" in r["latency"] else []),
             f"### Throughput (questions/s over {THROUGHPUT_QUESTIONS} questions, threads sharing one "
             "driver, one session per call)", "",
             "| system | " + " | ".join(f"{n} client{'s' if n > 1 else ''}" for n in CONCURRENCY) + " |",
@@ -954,7 +1032,9 @@ def main(argv: list[str] | None = None, prog: str = "python -m car_graph_benchma
         data["neo4j_version"] = status.version
         data["measured_at"] = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
         data["command"] = command
-        suffix = "-random" if args.random_vectors else ""
+        # one file per scale and embedder: the float32 runs keep the plain name they always had
+        variant = getattr(embedder, "variant", "torch-fp32")
+        suffix = "-random" if args.random_vectors else "" if variant == "torch-fp32" else f"-{variant}"
         (args.results / f"scale-{n_docs}{suffix}.json").write_text(json.dumps(data, indent=2, default=str) + "\n")
         write_report(args.results, args.out, command)
         print(json.dumps({k: data[k] for k in ("ingest", "ratios", "rss")}, indent=2, default=str))

@@ -48,7 +48,15 @@ class GraphStore:
     """Runs the catalogue's statements against one database. The driver is owned by the caller.
 
     ``uri`` only names the server in error messages.
+
+    Every write that can change what question analysis reads from the graph (documents' entity
+    links and names, stored domains) stamps a new graph version in the same transaction
+    (queries/stamp_graph_version.cypher): ``write_batch`` always, ``write`` for the statements in
+    ``STAMPED``. Retrievers cache the corpus's names per version and compare it with the version
+    car's snapshot returns, so another process's ingest never leaves them silently stale.
     """
+
+    STAMPED = frozenset({"delete_documents", "upsert_domain"})
 
     def __init__(self, driver: Driver, database: str | None = None, uri: str | None = None) -> None:
         self.driver = driver
@@ -90,7 +98,10 @@ class GraphStore:
 
     def write(self, name: str, /, **params: Any) -> list[Record]:
         def work(tx: ManagedTransaction) -> list[Record]:
-            return list(tx.run(cypher.statement(name), params))
+            rows = list(tx.run(cypher.statement(name), params))
+            if name in self.STAMPED:
+                tx.run(cypher.statement("stamp_graph_version")).consume()
+            return rows
 
         with self._session(WRITE_ACCESS, f"write {name}") as session:
             return session.execute_write(work)
@@ -125,6 +136,8 @@ class GraphStore:
                     tx.run(cypher.statement("link_names"), rows=list(names)).consume()
                 if mentions:
                     tx.run(cypher.statement("link_mentions"), rows=list(mentions)).consume()
+                # last, so the one node every batch locks is held only while committing
+                tx.run(cypher.statement("stamp_graph_version")).consume()
                 tx.commit()
 
         with self._session(WRITE_ACCESS, f"write a batch of {len(documents)} documents") as s:

@@ -13,14 +13,20 @@
 // params: those of anchors.cypher and closure.cypher, but closure's list of anchors (bound to
 //         the anchors found here); $readings int, $reading_margin float, $reading_limit int
 //         (controlling documents listed per reading)
-// returns: anchors list<map {id, rank, score, held, reading}> (the same on every row), then
+// returns: graph_version list<string> (graph_version.cypher's, in the same snapshot: the
+//          question was analysed against the graph as of this version, or must be again),
+//          anchors list<map {id, rank, score, held, reading}> (the same on every row), then
 //          closure.cypher's columns, one row per controlling document (one row of nulls when no
 //          anchor is found)
 CALL () {
+  //@include graph_version
+}
+WITH version AS graph_version
+CALL () {
   //@include anchors
 }
-WITH collect({id: doc_id, rank: rank, score: score, held: held}) AS anchors
-WITH [a IN anchors | a {.*, reading: CASE
+WITH graph_version, collect({id: doc_id, rank: rank, score: score, held: held}) AS anchors
+WITH graph_version, [a IN anchors | a {.*, reading: CASE
         WHEN a.rank < $readings
              AND (a.score >= anchors[0].score - $reading_margin
                   OR (size($entities) >= 2 AND size(a.held) > 0)) THEN $reading_limit

@@ -33,7 +33,10 @@ def test_scale_benchmark_smoke_produces_a_sane_report(db: neo4j.Driver, extracto
         assert ingest["stages_s"][stage] > 0, stage
     assert result["reingest_unchanged"]["unchanged"] == 300
     assert result["reingest_unchanged"]["written"] == 0
-    for system in ("vector", "car", "reference", "bm25", "hybrid", "vector_e2e", "car_e2e"):
+    systems = ("vector", "car", "reference", "bm25", "hybrid", "vector_e2e", "car_e2e",
+               "graphrag_hybrid", "graphrag_hybrid_e2e", "graphrag_vector_cypher",
+               "graphrag_vector_cypher_e2e")
+    for system in systems:
         timing = result["latency"][system]
         assert timing["n"] == 50
         assert 0 < timing["p50_ms"] <= timing["p95_ms"] <= timing["p99_ms"], system
@@ -41,6 +44,14 @@ def test_scale_benchmark_smoke_produces_a_sane_report(db: neo4j.Driver, extracto
     # the generator's chains are findable by their identifiers: car must get most of them right
     assert result["latency"]["car"]["strict_tca_at_5"] >= 0.8, result["latency"]["car"]
     assert all(v > 0 for row in result["throughput_qps"].values() for v in row.values())
+    assert set(bench.THROUGHPUT_SYSTEMS) <= set(result["throughput_qps"])
+    assert set(result["throughput_qps"]["car"]) == {"1", "4"}
+    # the peers answer from the same graph: identifiers in the questions reach the fulltext
+    # index (escaped), so the hybrid peer finds the anchors even with random vectors, but
+    # without the supersession walk it misses what replaced them
+    assert result["latency"]["graphrag_hybrid"]["strict_tca_at_5"] < result["latency"]["car"]["strict_tca_at_5"]
+    assert result["question_analysis"]["n"] == 50 and result["question_analysis"]["p50_ms"] > 0
+    assert result["ratios"]["car_e2e_p50_over_graphrag_hybrid_e2e_p50"] > 0
     assert result["rss"]["python_peak"] > 0
     assert any("rows=" in line for line in result["profile"]["closure"])
     cost = result["statement_cost"]
@@ -61,6 +72,9 @@ def test_scale_benchmark_smoke_produces_a_sane_report(db: neo4j.Driver, extracto
     assert "## 1,000 documents (random (smoke))" in text and "car p50 / vector p50" in text
     assert "## Adding 1,000 documents to the loaded graph" in text and "## Targets" in text
     assert "### Where car's time goes (50 questions" in text and "| car.cypher (one statement) |" in text
+    assert "| neo4j-graphrag HybridRetriever end to end |" in text
+    assert "car end-to-end p50 <= 1.2 x neo4j-graphrag HybridRetriever end-to-end p50" in text
+    assert "| graphrag_hybrid_e2e |" in text and "question analysis p50 <= 8 ms" in text
 
 
 def test_partial_components_smoke_compares_both_corpora_side_by_side(db: neo4j.Driver, neo4j_target,
