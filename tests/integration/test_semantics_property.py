@@ -374,4 +374,5 @@ def check_label_status(db: Any, store: GraphStore, reference: AuthorityGraph) ->
 def test_the_property_test_reads_the_statement_it_claims() -> None:
     # the comparison above is only meaningful while closure.cypher is the retrieval's statement
     assert "ANY SHORTEST" in cypher.text("closure")
-    assert cypher.includes("car") == [("anchors", {}), ("closure", {"anchors": "anchors"})]
+    assert cypher.includes("car") == [("graph_version", {}), ("anchors", {}),
+                                      ("closure", {"anchors": "anchors"})]
