@@ -33,8 +33,8 @@ def canonical(entities: list[dict]) -> list[tuple]:
     return sorted(tuple(sorted(e.items())) for e in entities)
 
 
-def test_cached_names_link_what_the_lookups_link_on_the_sample_corpus(car: CarClient) -> None:
-    car.ingest(sample_records())
+def test_cached_names_link_what_the_lookups_link_on_the_sample_corpus(demo_graph: CarClient) -> None:
+    car = demo_graph  # the sample corpus as `car-graph demo` loads it; only read here
     cached = Retriever(car.store, car.embedder, car.extractor)
     assert cached.linker.names is None, "one question alone never reads every name"
     cached.load_names()

@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import os
 from collections import deque
+from collections.abc import Iterator
 from datetime import date, timedelta
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reliability_helpers import ConstantEmbedder, record_figure
+from reliability_helpers import ConstantEmbedder, first_plans_kept, record_figure
 
 from car_graph import analyst, cypher
 from car_graph.extraction import EntityExtractor
@@ -166,6 +167,12 @@ def visible_in(reference: AuthorityGraph, ids: list[str], as_of: date | None,
 
 
 # --------------------------------------------------------------------------- the queries
+
+
+@pytest.fixture(scope="module", autouse=True)
+def keep_first_plans() -> Iterator[None]:
+    with first_plans_kept():  # each graph replaces the last (reliability_helpers.KEEP_PLAN)
+        yield
 
 
 def run(tx: Any, name: str, **params: Any) -> list[dict]:
