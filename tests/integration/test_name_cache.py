@@ -94,3 +94,21 @@ def test_another_clients_ingest_and_delete_reach_a_long_lived_client_at_its_next
 
     car.delete(["ADV-2"])
     assert "product:quokkajs" not in reader.retrieve_report(question).question_entities
+
+
+def test_cached_names_are_not_read_inside_an_identifier(car: CarClient) -> None:
+    # a product named like an identifier's prefix ("cve-rs") is not what "CVE-..." names: the
+    # cached-name path must blank the identifier before reading names, as the look-up path does
+    car.ingest(sample_records())
+    car.ingest([parse_record(advisory("ADV-CVE-RS", "cve-rs"))], rules=[])
+    cached = Retriever(car.store, car.embedder, car.extractor)
+    cached.load_names()
+    looked_up = Retriever(car.store, car.embedder, car.extractor, RetrievalSettings(cache_names=False))
+    question = "Has CVE-2023-24540 been fixed in Go?"
+    linked = cached.link_entities(question)
+    assert canonical(linked) == canonical(looked_up.link_entities(question))
+    keys = {f"{e['type']}:{e['key']}" for e in linked}
+    assert "product:cve-rs" not in keys
+    assert any(k.endswith("cve-2023-24540") for k in keys), keys
+    # named on its own, the crate still links
+    assert any(e["key"] == "cve-rs" for e in cached.link_entities("Is cve-rs still unsound?"))
