@@ -11,6 +11,7 @@ from car_graph.metrics import Reading, VerdictOutcome, score_verdicts, verdict_s
 from car_graph.types import Explanation, Hop, Result, Retrieval, Status
 from car_graph.verdict import (
     VerdictKind,
+    answered_subject,
     answering,
     close_anchors,
     decide,
@@ -21,7 +22,6 @@ from car_graph.verdict import (
     not_the_whole_question,
     outcome,
     several,
-    answered_subject,
     subject_mentions,
     text_fit,
     unheld_mentions,
