@@ -634,23 +634,21 @@ def named_subjects(retrieval: Retrieval, held: Mapping[str, Iterable[str]],
 
 
 def answered_subject(verdict: Verdict, retrieval: Retrieval, held: Mapping[str, Iterable[str]],
-                     closure_of: Callable[[str], Explanation], k: int) -> str | None:
+                     subject: Explanation, k: int) -> str | None:
     """The anchor an IN FORCE subject answers: another of the top k anchors that holds every
-    linked entity the subject holds (at least one) and has the subject among its controlling
-    documents or on their chains. A release that lists the identifier of the advisory it fixes
-    outranks the advisory, but the question names the advisory; the release is its answer."""
-    subject = verdict.subject_id
-    if verdict.kind is not VerdictKind.IN_FORCE or subject is None:
+    linked entity the subject holds (at least one) and that the subject directly supersedes
+    (``subject``: its explanation). A release that lists the identifier of the advisory it
+    fixes outranks the advisory, but the question names the advisory; the release is its
+    answer. Read from the subject's own closure: no further statement unless one is found."""
+    if verdict.kind is not VerdictKind.IN_FORCE or verdict.subject_id != subject.doc_id:
         return None
-    mine = set(held.get(subject, ())) & set(retrieval.question_entities)
+    mine = set(held.get(subject.doc_id, ())) & set(retrieval.question_entities)
     if not mine:
         return None
+    answered = {h.from_id for h in subject.supersedes if in_force_on(h, retrieval.as_of)}
     for anchor in retrieval.anchors[:k]:
-        if anchor == subject or not mine <= set(held.get(anchor, ())):
-            continue
-        for c in closure_of(anchor).controlling:
-            if subject in {c.doc_id, *(h.to_id for h in c.chain)}:
-                return anchor
+        if anchor in answered and anchor != subject.doc_id and mine <= set(held.get(anchor, ())):
+            return anchor
     return None
 
 
@@ -735,7 +733,9 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
         if len(kept) >= 2:
             return several(retrieval, kept)
     verdict = judge(retrieval, explanations, margin, k, held)
-    answered = answered_subject(verdict, retrieval, held, closure_of, k)
+    top = verdict.subject_id
+    answered = (answered_subject(verdict, retrieval, held, explanations[top], k)
+                if top is not None and top in explanations else None)
     if answered is not None:
         explanations[answered] = closure_of(answered)
         scores = dict(zip(retrieval.anchors, retrieval.anchor_scores, strict=False))

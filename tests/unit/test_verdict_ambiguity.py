@@ -318,24 +318,26 @@ def test_a_name_read_inside_another_names_hyphenated_key_is_one_mention() -> Non
 
 def test_the_release_that_holds_the_identifier_of_the_advisory_it_fixes_is_its_answer() -> None:
     # FIX lists A's identifier too and leads by the margin; the question names A, FIX answers it
+    explained = {**EXPLAINED, FIX: replace(EXPLAINED[FIX], supersedes=(FIXES_A,))}
     r = replace(retrieval((FIX, A, B), (5.6, 4.5, 2.5), entities=("cve:cve-1", "product:alpha")),
                 anchor_held=(("cve:cve-1", "product:alpha"), ("cve:cve-1", "product:alpha"),
                              ("product:alpha",)),
                 question_identifiers=("cve:cve-1",))
     held = dict(zip(r.anchors, r.anchor_held, strict=True))
-    top = judge(r, EXPLAINED, margin=1.0, held=held)
+    top = judge(r, explained, margin=1.0, held=held)
     assert top.kind is VerdictKind.IN_FORCE and top.subject_id == FIX
-    assert answered_subject(top, r, held, EXPLAINED.__getitem__, 5) == A
-    verdict = verdict_for(r, EXPLAINED.__getitem__, k=5, margin=1.0)
+    assert answered_subject(top, r, held, explained[FIX], 5) == A
+    verdict = verdict_for(r, explained.__getitem__, k=5, margin=1.0)
     assert verdict.kind is VerdictKind.SUPERSEDED and verdict.subject_id == A
     assert verdict.singled_out_by == "answered by the top match"
     assert [c.doc_id for c in verdict.controlling] == [FIX]
     # an anchor that holds less than the top does is not what the question names
     fewer = replace(r, anchor_held=(("cve:cve-1", "product:alpha"), ("product:alpha",), ()))
     held_fewer = dict(zip(fewer.anchors, fewer.anchor_held, strict=True))
-    assert answered_subject(top, fewer, held_fewer, EXPLAINED.__getitem__, 5) is None
-    # nor is an anchor FIX does not control
-    assert answered_subject(replace(top, subject_id=B), r, held, EXPLAINED.__getitem__, 5) is None
+    assert answered_subject(top, fewer, held_fewer, explained[FIX], 5) is None
+    # nor is one the top does not supersede, nor anything before the fix takes effect
+    assert answered_subject(top, r, held, EXPLAINED[FIX], 5) is None
+    assert answered_subject(top, replace(r, as_of=date(2020, 6, 1)), held, explained[FIX], 5) is None
 
 
 def test_a_subject_named_by_a_name_alone_that_fits_nothing_else_is_not_asserted() -> None:
