@@ -41,6 +41,7 @@ TEST_DIMENSIONS = 384
 SERVER_FIXTURES = {"neo4j_target", "driver", "db", "local_server"}
 DEMO_FIXTURE = "demo_graph"
 OUTAGE_FIXTURE = "outage_server"
+BOOTED_FIXTURES = SERVER_FIXTURES | {OUTAGE_FIXTURE}
 CORPORA_FIXTURE = "raw_corpora"
 
 
@@ -72,7 +73,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # the tests that need no server first, while the session's servers boot (early_servers.py)
     def needs(item: pytest.Item) -> int:
         fixtures = set(getattr(item, "fixturenames", ()))
-        return 2 if DEMO_FIXTURE in fixtures else 1 if SERVER_FIXTURES & fixtures else 0
+        return 2 if DEMO_FIXTURE in fixtures else 1 if BOOTED_FIXTURES & fixtures else 0
     items.sort(key=needs)  # stable: collected order within each group
 
 
