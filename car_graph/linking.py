@@ -75,6 +75,14 @@ class LinkingSettings:
     # holds several linked entities (anchors.cypher's coverage boost).
     identifier_weight: float = 2.5
     name_weight: float = 1.0
+    # A name word is *ordinary* in the corpus when at least this many documents use it in their
+    # title or text without a name holding it as a token scoping them, and more of them than the
+    # name's own documents ("memory": hundreds of advisories, vm-memory two). A name whose every
+    # significant word is ordinary does not link on those words alone (it links when the question
+    # writes the whole name as the corpus spells it: "vm-memory", "Internet Protocol" of a
+    # multi-word name); ``None`` turns the rule off.
+    ordinary_word_documents: int | None = 3
+    ordinary_word_hits: int = 1000  # fulltext hits read per word to count its ordinary uses
 
 
 @dataclass(frozen=True)
@@ -185,6 +193,31 @@ def is_common_word(word: str, threshold: float) -> bool:
     """An English word at least this frequent (wordfreq's Zipf scale: 3 = once per million
     words) is taken as meant, not as a typo of a name ("panic" is not "sanic")."""
     return _zipf(word) >= threshold
+
+
+def name_word_pattern(word: str) -> str:
+    """A regex matching a lower-cased name (or key) that holds ``word`` as a token, for
+    name_word_use.cypher: "vm-memory" holds "memory", "mongodb" does not hold "go"."""
+    return f"(?s).*(?<![a-z0-9]){re.escape(word)}(?![a-z0-9]).*"
+
+
+def is_ordinary(ordinary: int, own: int, settings: LinkingSettings) -> bool:
+    """Whether a name word is used as an ordinary word in the corpus: by at least
+    ``ordinary_word_documents`` documents no name holding it scopes, and by more documents than
+    the name's own (``ordinary`` and ``own`` as name_word_use.cypher counts them)."""
+    threshold = settings.ordinary_word_documents
+    return threshold is not None and ordinary >= threshold and ordinary > own
+
+
+def written_whole(name: str, question: str) -> bool:
+    """The question writes the name as the corpus spells it, every token in order and nothing
+    between them but the name's own separators ("vm-memory", "Internet Protocol"), for names of
+    two or more tokens; a one-token name written whole is only its word."""
+    tokens = lucene_tokens(name)
+    if len(tokens) < 2:
+        return False
+    pattern = r"(?<![\w-])" + r"[\s\-_./:]*".join(re.escape(t) for t in tokens) + r"(?![\w-])"
+    return re.search(pattern, question, re.IGNORECASE) is not None
 
 
 def significant_words(
@@ -424,6 +457,9 @@ class EntityLinker:
         self.registry = registry
         self.settings = settings or LinkingSettings()
         self.names = names
+        # (type, key) -> word -> (ordinary, own) uses (name_word_use.cypher); a linker serves
+        # one graph version, so what it read stays true for it
+        self._word_use: dict[tuple[str, str], dict[str, tuple[int, int]]] = {}
 
     def link(self, question: str) -> list[LinkedEntity]:
         stop = stop_words()
@@ -537,6 +573,38 @@ class EntityLinker:
             for row in rows:
                 add(LinkedEntity(row["type"], row["key"], self.settings.identifier_weight, "partial"))
 
+    def word_use(self, names: Mapping[tuple[str, str], Sequence[str]]) -> dict[tuple[str, str], dict[str, tuple[int, int]]]:
+        """How the corpus uses each name's words: (ordinary, own) per word (name_word_use.cypher),
+        read once per name for the linker's graph version."""
+        todo = [{"type": t, "key": k, "words": [
+                    {"word": w, "lucene": lucene_escape(w), "pattern": name_word_pattern(w)}
+                    for w in ws]}
+                for (t, k), ws in names.items() if (t, k) not in self._word_use and ws]
+        if todo:
+            found: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
+                (n["type"], n["key"]): {} for n in todo}
+            for row in self.store.read("name_word_use", names=todo,
+                                       limit=self.settings.ordinary_word_hits):
+                found[(row["type"], row["key"])][row["word"]] = (int(row["ordinary"]), int(row["own"]))
+            self._word_use.update(found)
+        return {name: self._word_use.get(name, {}) for name in names}
+
+    def ordinary_names(self, names: Mapping[tuple[str, str], tuple[str, Sequence[str]]],
+                       question: str) -> set[tuple[str, str]]:
+        """Of ``names`` ((type, key) -> (display name, its significant words)), those that must
+        not link on their words alone: every word is ordinary in the corpus (``is_ordinary``)
+        and the question does not write the whole name (``written_whole``)."""
+        if self.settings.ordinary_word_documents is None or not names:
+            return set()
+        use = self.word_use({n: ws for n, (_, ws) in names.items()})
+        out = set()
+        for n, (display, ws) in names.items():
+            counts = use.get(n, {})
+            if ws and all(is_ordinary(*counts.get(w, (0, 0)), self.settings) for w in ws) \
+                    and not written_whole(display, question):
+                out.add(n)
+        return out
+
     def _link_names(self, question: str, asked: list[str], stop: frozenset[str], add: Any) -> None:
         settings = self.settings
         candidates: list[Any] = []
@@ -574,6 +642,12 @@ class EntityLinker:
             used = covering(name, asked, stop, self.registry.qualifiers(row["type"]), corrections, settings)
             if used is not None:
                 covered.append((row, used))
+        # names made only of words the corpus uses as ordinary words link on more than those words
+        ordinary = self.ordinary_names(
+            {(row["type"], row["key"]): (row["name"] or row["key"], significant_words(
+                row["name"] or row["key"], stop, self.registry.qualifiers(row["type"])))
+             for row, _ in covered}, question)
+        covered = [(row, used) for row, used in covered if (row["type"], row["key"]) not in ordinary]
         # An unambiguous name links at full weight; a typo with a few readings ("Tovan": Povan or
         # Trovan) links each reading at a share of it, so the rest of the question decides.
         readings = readings_per_name([used for _, used in covered])
@@ -590,10 +664,15 @@ class EntityLinker:
             wanted = sorted({*shorts, *lowered})
             rows = (self.names.named(wanted) if self.names is not None
                     else self.store.read("match_entity_names", names=wanted))
-            for row in rows:
-                name = row["name"]
-                as_written = name in shorts or (name.islower() and name in lowered)
-                if as_written and row["type"] not in identifier_types:
+            kept = [row for row in rows if row["type"] not in identifier_types
+                    and (row["name"] in shorts or (row["name"].islower() and row["name"] in lowered))]
+            # a short name the corpus uses as an ordinary word ("RSA" of RSA keys, not the
+            # package rsa) is no name either
+            ordinary = self.ordinary_names(
+                {(row["type"], row["key"]): (row["name"], lucene_tokens(row["name"])) for row in kept},
+                question)
+            for row in kept:
+                if (row["type"], row["key"]) not in ordinary:
                     add(LinkedEntity(row["type"], row["key"], settings.name_weight, "short_name"))
 
 

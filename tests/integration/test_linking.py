@@ -12,6 +12,7 @@ import pytest
 from car_graph.client import CarClient
 from car_graph.extraction import EntityExtractor
 from car_graph.records import parse_record
+from car_graph.retrieval import RetrievalSettings, Retriever
 from car_graph.rules import load_domain_file
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.models]
@@ -280,3 +281,31 @@ def test_every_fulltext_hit_adds_lexical_score_when_the_index_runs_out_of_hits(c
     lexical = {doc: fused[doc] - dense_only[doc] for doc in fused}
     assert {doc for doc, gain in lexical.items() if gain > 1e-9} == {"ADV-6", "ADV-7", "ADV-8"}
     assert max(lexical.values()) == pytest.approx(1.0)
+
+
+def test_names_made_of_words_the_corpus_uses_as_ordinary_words_do_not_link_on_them_alone(
+        car: CarClient) -> None:
+    # "memory" and "RSA" are ordinary words of these advisories (four documents of other
+    # products each), while vm-memory and rsa scope one advisory each
+    car.ingest(records(
+        advisory("VM-1", "CVE-2025-10001", "vm-memory", "Out-of-bounds access in guest address translation."),
+        advisory("RSA-1", "CVE-2025-10002", "rsa", "Timing side channel in PKCS#1 v1.5 padding checks."),
+        advisory("DJ-1", "CVE-2025-10003", "django", "Crafted headers exhaust memory in the Django test server."),
+        *[advisory(f"OTHER-{i}", f"CVE-2025-2000{i}", f"lib{i}",
+                   f"Uncontrolled memory allocation when verifying RSA signatures, variant {i}.")
+          for i in range(4)],
+    ), rules=[])
+    for cache_names in (False, True):
+        retriever = Retriever(car.store, car.embedder, car.extractor,
+                              RetrievalSettings(cache_names=cache_names))
+        if cache_names:
+            retriever.load_names()
+
+        def linked(question: str, retriever: Retriever = retriever) -> set[str]:
+            return {f"{e['type']}:{e['key']}" for e in retriever.link_entities(question)}
+
+        assert "product:vm-memory" not in linked("Uncontrolled Memory allocation in the parser")
+        assert "product:rsa" not in linked("Is the RSA decryption API still vulnerable?")
+        # the whole name written as the corpus spells it, and names the corpus uses only as names
+        assert "product:vm-memory" in linked("Is vm-memory still affected by the translation bug?")
+        assert "product:django" in linked("Does Django still exhaust memory on crafted headers?")

@@ -9,12 +9,15 @@ from car_graph.ingest.domains.drug.entities import SALTS
 from car_graph.linking import (
     LinkingSettings,
     covering,
+    is_ordinary,
+    name_word_pattern,
     partial_digit_runs,
     readings_per_name,
     short_name_tokens,
     typo_corrections,
     without_spans,
     words,
+    written_whole,
 )
 
 STOP = frozenset({"the", "is", "in", "of", "on", "still", "a", "it", "i", "by", "for", "to", "can", "go", "and"})
@@ -160,3 +163,44 @@ def test_names_are_read_from_the_question_without_its_identifiers() -> None:
     assert len(blanked) == len(question)   # offsets stay valid
     assert "cve" not in words(blanked) and words(blanked)[-1] == "go"
     assert without_spans(question, []) == question
+
+
+# --------------------------------------------------------------------------- ordinary name words
+
+
+def test_a_name_word_used_by_many_documents_no_name_holds_is_ordinary() -> None:
+    # counts as name_word_use.cypher gives them: (documents using the word not as a name, own)
+    assert is_ordinary(190, 2, SETTINGS)       # "memory" of vm-memory
+    assert is_ordinary(11, 1, SETTINGS)        # "rsa" of the package rsa, in RSA-key advisories
+    assert not is_ordinary(6, 589, SETTINGS)   # "django": its own documents use it
+    assert not is_ordinary(0, 82, SETTINGS)    # "pillow"
+    assert not is_ordinary(2, 1, SETTINGS)     # too few ordinary uses to tell
+    assert not is_ordinary(92, 453, SETTINGS)  # "go": more Go documents than ordinary uses
+    assert not is_ordinary(190, 2, LinkingSettings(ordinary_word_documents=None))
+
+
+@pytest.mark.parametrize(("name", "word", "matches"), [
+    ("vm-memory", "memory", True),
+    ("memory", "memory", True),
+    ("mongodb", "go", False),
+    ("github.com/go-yaml/yaml go", "go", True),
+    ("memoryfs", "memory", False),
+    ("a.b (rsa) c", "rsa", True),
+])
+def test_the_name_word_pattern_matches_whole_tokens_only(name: str, word: str, matches: bool) -> None:
+    import re
+
+    assert (re.fullmatch(name_word_pattern(word), name) is not None) is matches
+
+
+@pytest.mark.parametrize(("name", "question", "whole"), [
+    ("vm-memory", "Is vm-memory still affected?", True),
+    ("vm-memory", "Is VM memory still affected?", True),
+    ("vm-memory", "Uncontrolled Memory allocation in the VM", False),
+    ("P. Internet Protocol", "Which internet protocol is obsolete?", False),
+    ("P. Internet Protocol", "Is the P. Internet Protocol still current?", True),
+    ("memory", "memory", False),  # one token: written whole is only the word itself
+])
+def test_a_multi_token_name_is_written_whole_only_with_every_token_in_order(
+        name: str, question: str, whole: bool) -> None:
+    assert written_whole(name, question) is whole
