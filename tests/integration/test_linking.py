@@ -309,3 +309,37 @@ def test_names_made_of_words_the_corpus_uses_as_ordinary_words_do_not_link_on_th
         # the whole name written as the corpus spells it, and names the corpus uses only as names
         assert "product:vm-memory" in linked("Is vm-memory still affected by the translation bug?")
         assert "product:django" in linked("Does Django still exhaust memory on crafted headers?")
+
+
+def test_an_acronym_links_the_documents_whose_titles_define_it_not_those_using_it(car: CarClient) -> None:
+    def memo(doc_id: str, title: str, text: str, year: int, supersedes: tuple[str, ...] = ()) -> dict:
+        return {"id": doc_id, "kind": "memo", "domain": "standards", "published": f"{year}-06-01",
+                "title": title, "text": text, "supersedes": list(supersedes)}
+
+    lure = ("PPP extensions keep PPP peers up-to-date and current; the PPP specification is "
+            "unchanged and not obsoleted. PPP PPP PPP.")
+    car.ingest(records(
+        memo("PPP-1", "The Point-to-Point Protocol (PPP)", "This memo specifies a framing method.", 1992),
+        memo("PPP-2", "The Point-to-Point Protocol (PPP)", "This memo specifies a framing method.", 1994,
+             ("PPP-1",)),
+        memo("LCP", "PPP LCP Extensions", lure, 1995),
+        memo("ETH", "PPP over Ethernet", lure, 1996),
+        memo("TLS-10", "The Transport Layer Security (TLS) Protocol Version 1.0", "Version 1.0.", 1999),
+        memo("TLS-12", "The Transport Layer Security (TLS) Protocol Version 1.2", "Version 1.2.", 2008),
+        memo("RID-1", "Real-time Inter-network Defense (RID)", "Incident data exchange.", 2010),
+        memo("NOTE", "Operational notes", "Getting rid of stale state; rid rid rid.", 2011),
+    ), rules=[])
+    for cache_names in (False, True):
+        retriever = Retriever(car.store, car.embedder, car.extractor,
+                              RetrievalSettings(cache_names=cache_names))
+        if cache_names:
+            retriever.load_names()
+        linked = retriever.linker.link("Is the PPP specification still current?")
+        (ppp,) = [e for e in linked if e.how == "defined"]
+        assert (ppp.key, ppp.documents) == ("ppp", ("PPP-1", "PPP-2"))
+        (tls,) = [e for e in retriever.linker.link("Has TLS 1.0 been obsoleted?") if e.how == "defined"]
+        assert (tls.key, tls.documents) == ("tls 1.0", ("TLS-10",))
+        assert not [e for e in retriever.linker.link("Is it worth getting rid of it?") if e.how == "defined"]
+    report = car.retrieve_report("Is the PPP specification still current?", k=3)
+    assert report.results[0].doc_id == "PPP-2"  # the defining title's current edition, not a sibling
+    assert car.retrieve_report("Is the RID specification current?", k=3).results[0].doc_id == "RID-1"

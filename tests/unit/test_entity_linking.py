@@ -9,11 +9,13 @@ from car_graph.ingest.domains.drug.entities import SALTS
 from car_graph.linking import (
     LinkingSettings,
     covering,
+    defined_terms,
     is_ordinary,
     name_word_pattern,
     partial_digit_runs,
     readings_per_name,
     short_name_tokens,
+    title_definitions,
     typo_corrections,
     without_spans,
     words,
@@ -204,3 +206,44 @@ def test_the_name_word_pattern_matches_whole_tokens_only(name: str, word: str, m
 def test_a_multi_token_name_is_written_whole_only_with_every_token_in_order(
         name: str, question: str, whole: bool) -> None:
     assert written_whole(name, question) is whole
+
+
+# --------------------------------------------------------------------------- defining titles
+
+TITLE_STOP = frozenset({"the", "to", "of", "for", "and", "in", "over", "a", "with"})
+
+
+@pytest.mark.parametrize(("title", "defined"), [
+    ("The Point-to-Point Protocol (PPP)", [("PPP", "Point to Point Protocol", ())]),
+    ("The Transport Layer Security (TLS) Protocol Version 1.2",
+     [("TLS", "Transport Layer Security", ("1.2",))]),
+    ("The PPP Internet Protocol Control Protocol (IPCP)",
+     [("IPCP", "Internet Protocol Control Protocol", ())]),
+    ("Real-time Inter-network Defense (RID)", [("RID", "Real time Inter network Defense", ())]),
+    ("Internet Protocol, Version 6 (IPv6) Specification",
+     [("IPv6", "Internet Protocol Version 6", ("6",))]),
+    # titles that use a name without defining it, or define it inside a longer statement
+    ("PPP LCP Extensions", []),
+    ("Using PPP (RFC 1661) over Ethernet", []),
+    ("Server-Side Request Forgery (SSRF) in axios and node-fetch", []),
+    ("Cross-site Scripting (XSS) in the admin console", []),
+    ("Sonic (SAM) Extensions", []),  # S and A are not initials of the words before it
+    ("Uncontrolled Resource Consumption (DoS)", []),  # one capital of the expansion too few
+])
+def test_a_title_defines_a_short_name_when_its_capitals_are_the_initials_before_it(
+        title: str, defined: list[tuple[str, str, tuple[str, ...]]]) -> None:
+    found = title_definitions(title, TITLE_STOP)
+    assert [(d.short, d.expansion, d.versions) for d in found] == defined
+
+
+@pytest.mark.parametrize(("question", "terms"), [
+    ("Is the PPP specification still current?", [("PPP", "")]),
+    ("Has TLS 1.0 been obsoleted?", [("TLS", "1.0")]),
+    ("Is TLS version 1.3 the up-to-date one?", [("TLS", "1.3")]),
+    ("What about IPv6?", [("IPv6", "")]),
+    ("Is it worth getting rid of the old one?", []),  # the English word, not the acronym RID
+    ("Is Go still affected?", []),                     # one capital: a name, not an acronym
+])
+def test_a_question_names_an_acronym_by_two_capitals_with_the_version_after_it(
+        question: str, terms: list[tuple[str, str]]) -> None:
+    assert defined_terms(question) == terms
