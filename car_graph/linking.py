@@ -75,12 +75,13 @@ class LinkingSettings:
     # holds several linked entities (anchors.cypher's coverage boost).
     identifier_weight: float = 2.5
     name_weight: float = 1.0
-    # A name word is *ordinary* in the corpus when at least this many documents use it in their
-    # title or text without a name holding it as a token scoping them, and more of them than the
-    # name's own documents ("memory": hundreds of advisories, vm-memory two). A name whose every
-    # significant word is ordinary does not link on those words alone (it links when the question
-    # writes the whole name as the corpus spells it: "vm-memory", "Internet Protocol" of a
-    # multi-word name); ``None`` turns the rule off.
+    # A name word is *ordinary* in the corpus when it is a common English word (common_word_zipf)
+    # and at least this many documents use it in their title or text without a name holding it
+    # as a token scoping them, more of them than the name's own ("memory": hundreds of
+    # advisories, vm-memory two; a brand repeated in its molecule's other documents is no
+    # English word). A name whose every significant word is ordinary does not link on those
+    # words alone: only when the question writes the whole multi-token name as the corpus
+    # spells it ("vm-memory"). ``None`` turns the rule off.
     ordinary_word_documents: int | None = 3
     ordinary_word_hits: int = 1000  # fulltext hits read per word to count its ordinary uses
     # A title defines a short name when its capitals are the initials of the words before it and
@@ -725,18 +726,21 @@ class EntityLinker:
     def ordinary_names(self, names: Mapping[tuple[str, str], tuple[str, Sequence[str]]],
                        question: str) -> set[tuple[str, str]]:
         """Of ``names`` ((type, key) -> (display name, its significant words)), those that must
-        not link on their words alone: every word is ordinary in the corpus (``is_ordinary``)
-        and the question does not write the whole name (``written_whole``)."""
-        if self.settings.ordinary_word_documents is None or not names:
+        not link on their words alone: every word is a common English word that the corpus
+        uses as an ordinary word (``is_ordinary``), and the question does not write the whole
+        name (``written_whole``)."""
+        settings = self.settings
+        if settings.ordinary_word_documents is None or not names:
             return set()
-        use = self.word_use({n: ws for n, (_, ws) in names.items()})
-        out = set()
-        for n, (display, ws) in names.items():
-            counts = use.get(n, {})
-            if ws and all(is_ordinary(*counts.get(w, (0, 0)), self.settings) for w in ws) \
-                    and not written_whole(display, question):
-                out.add(n)
-        return out
+        # only English words can be ordinary ones: a rare word the corpus repeats outside its
+        # name's documents is still that name ("Accupril" in the texts of quinapril's other
+        # documents), so only names made of common English words are counted at all
+        english = {n: (display, ws) for n, (display, ws) in names.items()
+                   if ws and all(is_common_word(w, settings.common_word_zipf) for w in ws)
+                   and not written_whole(display, question)}
+        use = self.word_use({n: ws for n, (_, ws) in english.items()})
+        return {n for n, (_, ws) in english.items()
+                if all(is_ordinary(*use.get(n, {}).get(w, (0, 0)), settings) for w in ws)}
 
     def _link_names(self, question: str, asked: list[str], stop: frozenset[str], add: Any) -> None:
         settings = self.settings
