@@ -78,7 +78,7 @@ class LinkingSettings:
     # A name word is *ordinary* in the corpus when it is a common English word (common_word_zipf)
     # and at least this many documents use it in their title or text without a name holding it
     # as a token scoping them, more of them than the name's own ("memory": hundreds of
-    # advisories, vm-memory two; a brand repeated in its molecule's other documents is no
+    # documents, vm-memory two; a brand repeated in its molecule's other documents is no
     # English word). A name whose every significant word is ordinary does not link on those
     # words alone: only when the question writes the whole multi-token name as the corpus
     # spells it ("vm-memory"). ``None`` turns the rule off.
@@ -119,8 +119,8 @@ class LinkedEntity:
 
 @dataclass(frozen=True)
 class TitleDefinition:
-    """A short name a title defines: "The Transport Layer Security (TLS) Protocol Version 1.2"
-    defines ``TLS`` (as written) for "Transport Layer Security", version 1.2."""
+    """A short name a title defines: "The Point-to-Point Protocol (PPP) Version 2" defines
+    ``PPP`` (as written) for "Point to Point Protocol", version 2."""
 
     short: str
     expansion: str
@@ -710,13 +710,13 @@ class EntityLinker:
     def word_use(self, names: Mapping[tuple[str, str], Sequence[str]]) -> dict[tuple[str, str], dict[str, tuple[int, int]]]:
         """How the corpus uses each name's words: (ordinary, own) per word (name_word_use.cypher),
         read once per name for the linker's graph version."""
+        missing = [n for n, ws in names.items() if n not in self._word_use and ws]
         todo = [{"type": t, "key": k, "words": [
                     {"word": w, "lucene": lucene_escape(w), "pattern": name_word_pattern(w)}
-                    for w in ws]}
-                for (t, k), ws in names.items() if (t, k) not in self._word_use and ws]
+                    for w in names[(t, k)]]}
+                for t, k in missing]
         if todo:
-            found: dict[tuple[str, str], dict[str, tuple[int, int]]] = {
-                (n["type"], n["key"]): {} for n in todo}
+            found: dict[tuple[str, str], dict[str, tuple[int, int]]] = {n: {} for n in missing}
             for row in self.store.read("name_word_use", names=todo,
                                        limit=self.settings.ordinary_word_hits):
                 found[(row["type"], row["key"])][row["word"]] = (int(row["ordinary"]), int(row["own"]))
@@ -805,7 +805,7 @@ class EntityLinker:
             kept = [row for row in rows if row["type"] not in identifier_types
                     and (row["name"] in shorts or (row["name"].islower() and row["name"] in lowered))]
             # a short name the corpus uses as an ordinary word ("RSA" of RSA keys, not the
-            # package rsa) is no name either
+            # name rsa) is no name either
             ordinary = self.ordinary_names(
                 {(row["type"], row["key"]): (row["name"], lucene_tokens(row["name"])) for row in kept},
                 question)

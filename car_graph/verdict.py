@@ -665,7 +665,7 @@ def named_verdict(retrieval: Retrieval, holders: Sequence[str], group: Sequence[
     verdict = judge(sub, explanations, margin, len(holders), held, top=holders[0])
     if len(holders) == 1 and widely_held(group, retrieval):
         # the mention's only candidate among the top anchors, for a name many more documents
-        # hold (Pillow: dozens of advisories): the question names the product, not this one
+        # hold (Pillow: dozens of documents): the question names the product, not this one
         # document, so none of them is asserted -- least of all as in force
         verdict = _ambiguous(sub, explanations, holders, margin, verdict.lead, holders[0],
                              (f"{holders[0]} is one of many documents {', '.join(group)} holds",))
