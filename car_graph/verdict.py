@@ -663,21 +663,7 @@ def named_verdict(retrieval: Retrieval, holders: Sequence[str], group: Sequence[
                   anchor_scores=tuple(scores[a] for a in holders) if scores else (),
                   question_entities=tuple(group))
     verdict = judge(sub, explanations, margin, len(holders), held, top=holders[0])
-    if len(holders) == 1 and widely_held(group, retrieval):
-        # the mention's only candidate among the top anchors, for a name many more documents
-        # hold (Pillow: dozens of documents): the question names the product, not this one
-        # document, so none of them is asserted -- least of all as in force
-        verdict = _ambiguous(sub, explanations, holders, margin, verdict.lead, holders[0],
-                             (f"{holders[0]} is one of many documents {', '.join(group)} holds",))
     return replace(verdict, retrieval=None, singled_out_by=verdict.singled_out_by or "named")
-
-
-def widely_held(group: Sequence[str], retrieval: Retrieval) -> bool:
-    """Every entity of the mention ``group`` is a name (no identifier the question gives) that
-    holds more documents than the closure of the anchor it was found with
-    (``Retrieval.ambiguous_scopes``, kappa > 1)."""
-    return (bool(group) and not set(group) & set(retrieval.question_identifiers)
-            and set(group) <= set(retrieval.ambiguous_scopes))
 
 
 def several(retrieval: Retrieval, verdicts: Sequence[Verdict]) -> Verdict:

@@ -389,22 +389,3 @@ def test_a_weakly_named_second_subject_in_force_is_dropped_and_unheld_mentions_n
     several_ = verdict_for(fits, EXPLAINED.__getitem__, k=5, margin=1.0)
     assert several_.kind is VerdictKind.MULTIPLE
     assert [s.subject_id for s in several_.subjects] == [A, B]
-
-
-def test_a_widely_held_name_whose_only_top_candidate_is_one_document_does_not_assert_it() -> None:
-    # "Is Pillow or beta still affected?": B is the only top anchor holding beta, but beta holds
-    # more documents than B's closure (ambiguous_scopes): B is not singled out, in force or not
-    r = replace(retrieval((A, B), (3.0, 2.0), entities=("product:alpha", "product:beta")),
-                anchor_held=(("product:alpha",), ("product:beta",)),
-                ambiguous_scopes=("product:beta",))
-    held = dict(zip(r.anchors, r.anchor_held, strict=True))
-    beta = named_verdict(r, (B,), ("product:beta",), EXPLAINED, held, margin=1.0)
-    assert beta.kind is VerdictKind.AMBIGUOUS and not beta.decisive
-    assert [c.subject_id for c in beta.candidates] == [B]
-    assert any("one of many documents" in note for note in beta.notes)
-    # alpha holds no more documents than A's closure: A stays the named subject
-    alpha = named_verdict(r, (A,), ("product:alpha",), EXPLAINED, held, margin=1.0)
-    assert alpha.decisive and alpha.subject_id == A
-    # a name beside the question's own identifier is not only a name
-    r_id = replace(r, question_identifiers=("product:beta",))
-    assert named_verdict(r_id, (B,), ("product:beta",), EXPLAINED, held, margin=1.0).decisive
