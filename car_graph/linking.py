@@ -75,6 +75,30 @@ class LinkingSettings:
     # holds several linked entities (anchors.cypher's coverage boost).
     identifier_weight: float = 2.5
     name_weight: float = 1.0
+    # A name word is *ordinary* in the corpus when it is a common English word (common_word_zipf)
+    # and at least this many documents use it in their title or text without a name holding it
+    # as a token scoping them, more of them than the name's own ("memory": hundreds of
+    # documents, vm-memory two; a brand repeated in its molecule's other documents is no
+    # English word). A name whose every significant word is ordinary does not link on those
+    # words alone: only when the question writes the whole multi-token name as the corpus
+    # spells it ("vm-memory"). ``None`` turns the rule off.
+    ordinary_word_documents: int | None = 3
+    ordinary_word_hits: int = 1000  # fulltext hits read per word to count its ordinary uses
+    # A title defines a short name when its capitals are the initials of the words before it and
+    # at most this many other content words are in the title ("The PPP Internet Protocol Control
+    # Protocol (IPCP)" defines IPCP; "Server-Side Request Forgery (SSRF) in axios and node-fetch"
+    # does not). A short name more documents define than max_defining_documents is a class of
+    # documents, not one thing's name.
+    definition_extra_words: int = 1
+    max_defining_documents: int = 10
+    # A defined name is near an identifier: the documents defining it are what the question
+    # names, so they outrank siblings that use the acronym in every line (dense + lexical fit is
+    # at most 2); the rest of the question decides among the editions defining it.
+    defined_weight: float = 2.0
+
+
+# the type of a short name linked through the titles that define it (no Entity node holds it)
+DEFINED_NAME = "defined_name"
 
 
 @dataclass(frozen=True)
@@ -82,13 +106,96 @@ class LinkedEntity:
     type: str
     key: str
     weight: float
-    how: str  # identifier | partial | name | short_name
+    how: str  # identifier | partial | name | short_name | typo_reading | defined
+    documents: tuple[str, ...] = ()  # defined: the documents whose titles define the name
 
     def parameter(self) -> dict[str, Any]:
         """The entity as anchors.cypher's ``$entities`` item. Identifiers also count where a
-        document merely mentions them (at half weight); names only where they are scope."""
+        document merely mentions them (at half weight); names only where they are scope; a
+        name a title defines, in the documents listed."""
         return {"type": self.type, "key": self.key, "weight": self.weight,
-                "mentions": self.how in ("identifier", "partial")}
+                "mentions": self.how in ("identifier", "partial"), "documents": list(self.documents)}
+
+
+@dataclass(frozen=True)
+class TitleDefinition:
+    """A short name a title defines: "The Point-to-Point Protocol (PPP) Version 2" defines
+    ``PPP`` (as written) for "Point to Point Protocol", version 2."""
+
+    short: str
+    expansion: str
+    versions: tuple[str, ...] = ()
+
+
+# "(PPP)", "(IPv6)": a parenthesised term of letters and digits
+_PARENTHESISED = re.compile(r"\(\s*([A-Za-z][A-Za-z0-9]*)\s*\)")
+_TITLE_WORD = re.compile(r"[A-Za-z0-9]+(?:\.[0-9]+)*")
+# a version in a title: "Version 1.2", "v1.2", a bare dotted number
+_TITLE_VERSION = re.compile(
+    r"(?i)\bversion\s+(\d+(?:\.\d+)*)|\bv(\d+(?:\.\d+)+)\b|(?<![\w.])(\d+\.\d+(?:\.\d+)*)(?![\w.])")
+# a term written with two or more capitals, as a question writes an acronym ("PPP", "IPv6")
+_CAPITALISED_TERM = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?![\w-])")
+# the version a question gives right after a name: "TLS 1.0", "TLS version 1.3", "TLSv1.2"
+_VERSION_AFTER = re.compile(r"(?i)\s*(?:version\s+|v)?(\d+(?:\.\d+)*)(?![\w.]|\.\d)")
+
+
+def title_versions(title: str) -> tuple[str, ...]:
+    """The versions a title gives ("... Version 1.2", "v1.2", "1.2")."""
+    return tuple(dict.fromkeys(next(g for g in m.groups() if g) for m in _TITLE_VERSION.finditer(title)))
+
+
+def title_definitions(title: str, stop_words: frozenset[str], extra_words: int = 1) -> list[TitleDefinition]:
+    """The short names ``title`` defines: a parenthesised term with two or more capitals, each
+    capital (in order) the initial of a word just before it -- stop words, the later parts of
+    hyphenated words and a version between them skipped ("Point-to-Point Protocol (PPP)",
+    "Real-time Inter-network Defense (RID)", "Internet Protocol, Version 6 (IPv6)") -- in a title with at most ``extra_words`` content words
+    besides the definition, its stop words and its version ("The PPP Internet Protocol Control
+    Protocol (IPCP)"). A title that merely uses the name ("PPP LCP Extensions") defines none."""
+    out = []
+    for m in _PARENTHESISED.finditer(title):
+        short = m.group(1)
+        capitals = [c for c in short if c.isupper()]
+        if len(capitals) < 2:
+            continue
+        spans = list(_TITLE_WORD.finditer(title[:m.start()]))
+        before = [w.group(0) for w in spans]
+        # words that may lie between the initials: stop words ("to"), the later parts of a
+        # hyphenated compound ("Real-time Inter-network Defense (RID)"), a version
+        skippable = [w.group(0).lower() in stop_words or w.group(0).lower() in ("version", "v")
+                     or w.group(0)[0].isdigit() or (w.start() > 0 and title[w.start() - 1] == "-")
+                     for w in spans]
+        i = len(before) - 1
+        start = None
+        for letter in reversed(capitals):
+            while i >= 0 and before[i][0].lower() != letter.lower() and skippable[i]:
+                i -= 1
+            if i < 0 or before[i][0].lower() != letter.lower():
+                start = None
+                break
+            start = i
+            i -= 1
+        if start is None:
+            continue
+        versions = title_versions(title)
+        rest = before[:start] + _TITLE_WORD.findall(title[m.end():])
+        extra = [w for w in rest if w.lower() not in stop_words and w.lower() not in ("version", "v")
+                 and not any(w == v or w.lower() == f"v{v}" for v in versions) and not w.isdigit()]
+        if len(extra) <= extra_words:
+            out.append(TitleDefinition(short, " ".join(before[start:]), versions))
+    return out
+
+
+def defined_terms(question: str) -> list[tuple[str, str]]:
+    """(term, version) for each term the question writes with two or more capitals ("PPP",
+    "IPv6"), with the version it gives right after it ("TLS 1.0" -> ("TLS", "1.0"); none: "")."""
+    out = []
+    for m in _CAPITALISED_TERM.finditer(question):
+        term = m.group(0)
+        if sum(c.isupper() for c in term) < 2:
+            continue
+        version = _VERSION_AFTER.match(question, m.end())
+        out.append((term, version.group(1) if version else ""))
+    return list(dict.fromkeys(out))
 
 
 def without_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
@@ -185,6 +292,31 @@ def is_common_word(word: str, threshold: float) -> bool:
     """An English word at least this frequent (wordfreq's Zipf scale: 3 = once per million
     words) is taken as meant, not as a typo of a name ("panic" is not "sanic")."""
     return _zipf(word) >= threshold
+
+
+def name_word_pattern(word: str) -> str:
+    """A regex matching a lower-cased name (or key) that holds ``word`` as a token, for
+    name_word_use.cypher: "vm-memory" holds "memory", "mongodb" does not hold "go"."""
+    return f"(?s).*(?<![a-z0-9]){re.escape(word)}(?![a-z0-9]).*"
+
+
+def is_ordinary(ordinary: int, own: int, settings: LinkingSettings) -> bool:
+    """Whether a name word is used as an ordinary word in the corpus: by at least
+    ``ordinary_word_documents`` documents no name holding it scopes, and by more documents than
+    the name's own (``ordinary`` and ``own`` as name_word_use.cypher counts them)."""
+    threshold = settings.ordinary_word_documents
+    return threshold is not None and ordinary >= threshold and ordinary > own
+
+
+def written_whole(name: str, question: str) -> bool:
+    """The question writes the name as the corpus spells it, every token in order and nothing
+    between them but the name's own separators ("vm-memory", "Internet Protocol"), for names of
+    two or more tokens; a one-token name written whole is only its word."""
+    tokens = lucene_tokens(name)
+    if len(tokens) < 2:
+        return False
+    pattern = r"(?<![\w-])" + r"[\s\-_./:]*".join(re.escape(t) for t in tokens) + r"(?![\w-])"
+    return re.search(pattern, question, re.IGNORECASE) is not None
 
 
 def significant_words(
@@ -424,6 +556,10 @@ class EntityLinker:
         self.registry = registry
         self.settings = settings or LinkingSettings()
         self.names = names
+        # (type, key) -> word -> (ordinary, own) uses (name_word_use.cypher); a linker serves
+        # one graph version, so what it read stays true for it
+        self._word_use: dict[tuple[str, str], dict[str, tuple[int, int]]] = {}
+        self._definitions: dict[str, list[tuple[str, tuple[str, ...]]]] | None = None
 
     def link(self, question: str) -> list[LinkedEntity]:
         stop = stop_words()
@@ -537,6 +673,75 @@ class EntityLinker:
             for row in rows:
                 add(LinkedEntity(row["type"], row["key"], self.settings.identifier_weight, "partial"))
 
+    def definitions(self) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
+        """short name as written -> (document id, the title's versions) of each document whose
+        title defines it (``title_definitions``); read once for the linker's graph version."""
+        if self._definitions is None:
+            stop = stop_words()
+            found: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+            for row in self.store.read("defining_titles"):
+                for d in title_definitions(row["title"] or "", stop, self.settings.definition_extra_words):
+                    found.setdefault(d.short, []).append((row["id"], d.versions))
+            self._definitions = {short: sorted(set(docs)) for short, docs in found.items()}
+        return self._definitions
+
+    def _link_defined(self, question: str, add: Any) -> None:
+        """Terms the question writes with two capitals ("the PPP specification") link the
+        documents whose titles define them, not those that merely use them ("PPP LCP
+        Extensions"); with a version ("TLS 1.0"), those of the titles giving that version when
+        some do."""
+        terms = defined_terms(question)
+        if not terms:
+            return
+        settings = self.settings
+        definitions = self.definitions()
+        for term, version in terms:
+            defining = definitions.get(term, [])
+            if not defining or len({doc for doc, _ in defining}) > settings.max_defining_documents:
+                continue
+            versioned = sorted({doc for doc, versions in defining if version and version in versions})
+            if versioned:
+                add(LinkedEntity(DEFINED_NAME, f"{term.lower()} {version}", settings.defined_weight,
+                                 "defined", tuple(versioned)))
+            else:
+                add(LinkedEntity(DEFINED_NAME, term.lower(), settings.defined_weight, "defined",
+                                 tuple(sorted({doc for doc, _ in defining}))))
+
+    def word_use(self, names: Mapping[tuple[str, str], Sequence[str]]) -> dict[tuple[str, str], dict[str, tuple[int, int]]]:
+        """How the corpus uses each name's words: (ordinary, own) per word (name_word_use.cypher),
+        read once per name for the linker's graph version."""
+        missing = [n for n, ws in names.items() if n not in self._word_use and ws]
+        todo = [{"type": t, "key": k, "words": [
+                    {"word": w, "lucene": lucene_escape(w), "pattern": name_word_pattern(w)}
+                    for w in names[(t, k)]]}
+                for t, k in missing]
+        if todo:
+            found: dict[tuple[str, str], dict[str, tuple[int, int]]] = {n: {} for n in missing}
+            for row in self.store.read("name_word_use", names=todo,
+                                       limit=self.settings.ordinary_word_hits):
+                found[(row["type"], row["key"])][row["word"]] = (int(row["ordinary"]), int(row["own"]))
+            self._word_use.update(found)
+        return {name: self._word_use.get(name, {}) for name in names}
+
+    def ordinary_names(self, names: Mapping[tuple[str, str], tuple[str, Sequence[str]]],
+                       question: str) -> set[tuple[str, str]]:
+        """Of ``names`` ((type, key) -> (display name, its significant words)), those that must
+        not link on their words alone: every word is a common English word that the corpus
+        uses as an ordinary word (``is_ordinary``), and the question does not write the whole
+        name (``written_whole``)."""
+        settings = self.settings
+        if settings.ordinary_word_documents is None or not names:
+            return set()
+        # only English words can be ordinary ones: a rare word the corpus repeats outside its
+        # name's documents is still that name ("Accupril" in the texts of quinapril's other
+        # documents), so only names made of common English words are counted at all
+        english = {n: (display, ws) for n, (display, ws) in names.items()
+                   if ws and all(is_common_word(w, settings.common_word_zipf) for w in ws)
+                   and not written_whole(display, question)}
+        use = self.word_use({n: ws for n, (_, ws) in english.items()})
+        return {n for n, (_, ws) in english.items()
+                if all(is_ordinary(*use.get(n, {}).get(w, (0, 0)), settings) for w in ws)}
+
     def _link_names(self, question: str, asked: list[str], stop: frozenset[str], add: Any) -> None:
         settings = self.settings
         candidates: list[Any] = []
@@ -574,6 +779,12 @@ class EntityLinker:
             used = covering(name, asked, stop, self.registry.qualifiers(row["type"]), corrections, settings)
             if used is not None:
                 covered.append((row, used))
+        # names made only of words the corpus uses as ordinary words link on more than those words
+        ordinary = self.ordinary_names(
+            {(row["type"], row["key"]): (row["name"] or row["key"], significant_words(
+                row["name"] or row["key"], stop, self.registry.qualifiers(row["type"])))
+             for row, _ in covered}, question)
+        covered = [(row, used) for row, used in covered if (row["type"], row["key"]) not in ordinary]
         # An unambiguous name links at full weight; a typo with a few readings ("Tovan": Povan or
         # Trovan) links each reading at a share of it, so the rest of the question decides.
         readings = readings_per_name([used for _, used in covered])
@@ -582,6 +793,7 @@ class EntityLinker:
                 add(LinkedEntity(row["type"], row["key"], settings.name_weight, "name"))
             elif n <= settings.max_typo_readings:
                 add(LinkedEntity(row["type"], row["key"], settings.name_weight / n, "typo_reading"))
+        self._link_defined(question, add)
         shorts = short_name_tokens(question, stop, settings)
         if shorts:
             # As written, or lower-cased when the corpus spells the name in small letters only
@@ -590,10 +802,15 @@ class EntityLinker:
             wanted = sorted({*shorts, *lowered})
             rows = (self.names.named(wanted) if self.names is not None
                     else self.store.read("match_entity_names", names=wanted))
-            for row in rows:
-                name = row["name"]
-                as_written = name in shorts or (name.islower() and name in lowered)
-                if as_written and row["type"] not in identifier_types:
+            kept = [row for row in rows if row["type"] not in identifier_types
+                    and (row["name"] in shorts or (row["name"].islower() and row["name"] in lowered))]
+            # a short name the corpus uses as an ordinary word ("RSA" of RSA keys, not the
+            # name rsa) is no name either
+            ordinary = self.ordinary_names(
+                {(row["type"], row["key"]): (row["name"], lucene_tokens(row["name"])) for row in kept},
+                question)
+            for row in kept:
+                if (row["type"], row["key"]) not in ordinary:
                     add(LinkedEntity(row["type"], row["key"], settings.name_weight, "short_name"))
 
 

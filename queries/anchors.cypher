@@ -11,8 +11,10 @@
 // statement is the `hybrid` baseline; `car` hands its rows to closure.cypher in the same read
 // transaction.
 // params: $embedding list<float>, $fulltext string (Lucene query, '' = no lexical source),
-//         $entities list<map {type, key, weight float, mentions boolean}> (entities linked
-//         from the question), $entity_boost float, $coverage_boost float, $as_of date|null,
+//         $entities list<map {type, key, weight float, mentions boolean, documents list<string>}>
+//         (entities linked from the question; `documents`: the ids that hold a name defined
+//         by their titles -- "The Point-to-Point Protocol (PPP)" holds "PPP" -- and no Entity
+//         node), $entity_boost float, $coverage_boost float, $as_of date|null,
 //         $domain string|null,
 //         $anchors int (anchors returned), $candidates int (candidates per source),
 //         $scope_cap int (largest scope enumerated whole)
@@ -33,14 +35,21 @@ CALL () {
   MATCH (e)<-[link:IN_SCOPE|IDENTIFIED_BY|NAMED|MENTIONS]-(node:Document)
   WHERE type(link) <> 'MENTIONS' OR named.mentions
   RETURN node AS doc, null AS dense, null AS lexical
+  UNION ALL
+  UNWIND $entities AS named
+  UNWIND coalesce(named.documents, []) AS defining
+  MATCH (node:Document {id: defining})
+  RETURN node AS doc, null AS dense, null AS lexical
 }
 WITH doc, dense, lexical
 WHERE @visible(doc: doc, as_of: $as_of)
   AND ($domain IS NULL OR doc.domain = $domain)
 WITH doc, max(dense) AS dense, max(lexical) AS lexical
-// per linked entity: 1.0 if it holds the document, 0.5 if the document only mentions it
+// per linked entity: 1.0 if it holds the document (or the document's title defines it), 0.5 if
+// the document only mentions it
 WITH doc, dense, lexical,
      [named IN $entities | CASE
+       WHEN doc.id IN coalesce(named.documents, []) THEN 1.0
        WHEN EXISTS { (doc)-[:IN_SCOPE|IDENTIFIED_BY|NAMED]->(:Entity {type: named.type, key: named.key}) } THEN 1.0
        WHEN named.mentions AND EXISTS { (doc)-[:MENTIONS]->(:Entity {type: named.type, key: named.key}) } THEN 0.5
        ELSE 0.0 END] AS holds

@@ -12,6 +12,7 @@ import pytest
 from car_graph.client import CarClient
 from car_graph.extraction import EntityExtractor
 from car_graph.records import parse_record
+from car_graph.retrieval import RetrievalSettings, Retriever
 from car_graph.rules import load_domain_file
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.models]
@@ -280,3 +281,68 @@ def test_every_fulltext_hit_adds_lexical_score_when_the_index_runs_out_of_hits(c
     lexical = {doc: fused[doc] - dense_only[doc] for doc in fused}
     assert {doc for doc, gain in lexical.items() if gain > 1e-9} == {"ADV-6", "ADV-7", "ADV-8"}
     assert max(lexical.values()) == pytest.approx(1.0)
+
+
+def test_names_made_of_words_the_corpus_uses_as_ordinary_words_do_not_link_on_them_alone(
+        car: CarClient) -> None:
+    # "memory" and "RSA" are ordinary words of these advisories (four documents of other
+    # products each), while vm-memory and rsa scope one advisory each
+    car.ingest(records(
+        advisory("VM-1", "CVE-2025-10001", "vm-memory", "Out-of-bounds access in guest address translation."),
+        advisory("RSA-1", "CVE-2025-10002", "rsa", "Timing side channel in PKCS#1 v1.5 padding checks."),
+        advisory("DJ-1", "CVE-2025-10003", "django", "Crafted headers exhaust memory in the Django test server."),
+        advisory("ZX-1", "CVE-2025-10004", "zorblax", "Path traversal in the archive extractor."),
+        *[advisory(f"OTHER-{i}", f"CVE-2025-2000{i}", f"lib{i}",
+                   f"Uncontrolled memory allocation when verifying RSA signatures, variant {i}; "
+                   f"also reachable through Zorblax.") for i in range(4)],
+    ), rules=[])
+    for cache_names in (False, True):
+        retriever = Retriever(car.store, car.embedder, car.extractor,
+                              RetrievalSettings(cache_names=cache_names))
+        if cache_names:
+            retriever.load_names()
+
+        def linked(question: str, retriever: Retriever = retriever) -> set[str]:
+            return {f"{e['type']}:{e['key']}" for e in retriever.link_entities(question)}
+
+        assert "product:vm-memory" not in linked("Uncontrolled Memory allocation in the parser")
+        assert "product:rsa" not in linked("Is the RSA decryption API still vulnerable?")
+        # the whole name written as the corpus spells it, and names the corpus uses only as names
+        assert "product:vm-memory" in linked("Is vm-memory still affected by the translation bug?")
+        assert "product:django" in linked("Does Django still exhaust memory on crafted headers?")
+        # a rare word other documents repeat is still its name, not an ordinary English word
+        assert "product:zorblax" in linked("Is Zorblax still open to path traversal?")
+
+
+def test_an_acronym_links_the_documents_whose_titles_define_it_not_those_using_it(car: CarClient) -> None:
+    def memo(doc_id: str, title: str, text: str, year: int, supersedes: tuple[str, ...] = ()) -> dict:
+        return {"id": doc_id, "kind": "memo", "domain": "standards", "published": f"{year}-06-01",
+                "title": title, "text": text, "supersedes": list(supersedes)}
+
+    lure = ("PPP extensions keep PPP peers up-to-date and current; the PPP specification is "
+            "unchanged and not obsoleted. PPP PPP PPP.")
+    car.ingest(records(
+        memo("PPP-1", "The Point-to-Point Protocol (PPP)", "This memo specifies a framing method.", 1992),
+        memo("PPP-2", "The Point-to-Point Protocol (PPP)", "This memo specifies a framing method.", 1994,
+             ("PPP-1",)),
+        memo("LCP", "PPP LCP Extensions", lure, 1995),
+        memo("ETH", "PPP over Ethernet", lure, 1996),
+        memo("TLS-10", "The Transport Layer Security (TLS) Protocol Version 1.0", "Version 1.0.", 1999),
+        memo("TLS-12", "The Transport Layer Security (TLS) Protocol Version 1.2", "Version 1.2.", 2008),
+        memo("RID-1", "Real-time Inter-network Defense (RID)", "Incident data exchange.", 2010),
+        memo("NOTE", "Operational notes", "Getting rid of stale state; rid rid rid.", 2011),
+    ), rules=[])
+    for cache_names in (False, True):
+        retriever = Retriever(car.store, car.embedder, car.extractor,
+                              RetrievalSettings(cache_names=cache_names))
+        if cache_names:
+            retriever.load_names()
+        linked = retriever.linker.link("Is the PPP specification still current?")
+        (ppp,) = [e for e in linked if e.how == "defined"]
+        assert (ppp.key, ppp.documents) == ("ppp", ("PPP-1", "PPP-2"))
+        (tls,) = [e for e in retriever.linker.link("Has TLS 1.0 been obsoleted?") if e.how == "defined"]
+        assert (tls.key, tls.documents) == ("tls 1.0", ("TLS-10",))
+        assert not [e for e in retriever.linker.link("Is it worth getting rid of it?") if e.how == "defined"]
+    report = car.retrieve_report("Is the PPP specification still current?", k=3)
+    assert report.results[0].doc_id == "PPP-2"  # the defining title's current edition, not a sibling
+    assert car.retrieve_report("Is the RID specification current?", k=3).results[0].doc_id == "RID-1"

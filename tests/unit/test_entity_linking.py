@@ -9,12 +9,17 @@ from car_graph.ingest.domains.drug.entities import SALTS
 from car_graph.linking import (
     LinkingSettings,
     covering,
+    defined_terms,
+    is_ordinary,
+    name_word_pattern,
     partial_digit_runs,
     readings_per_name,
     short_name_tokens,
+    title_definitions,
     typo_corrections,
     without_spans,
     words,
+    written_whole,
 )
 
 STOP = frozenset({"the", "is", "in", "of", "on", "still", "a", "it", "i", "by", "for", "to", "can", "go", "and"})
@@ -160,3 +165,85 @@ def test_names_are_read_from_the_question_without_its_identifiers() -> None:
     assert len(blanked) == len(question)   # offsets stay valid
     assert "cve" not in words(blanked) and words(blanked)[-1] == "go"
     assert without_spans(question, []) == question
+
+
+# --------------------------------------------------------------------------- ordinary name words
+
+
+def test_a_name_word_used_by_many_documents_no_name_holds_is_ordinary() -> None:
+    # counts as name_word_use.cypher gives them: (documents using the word not as a name, own)
+    assert is_ordinary(190, 2, SETTINGS)       # "memory" of vm-memory
+    assert is_ordinary(11, 1, SETTINGS)        # "rsa" of the package rsa, in RSA-key advisories
+    assert not is_ordinary(6, 589, SETTINGS)   # "django": its own documents use it
+    assert not is_ordinary(0, 82, SETTINGS)    # "pillow"
+    assert not is_ordinary(2, 1, SETTINGS)     # too few ordinary uses to tell
+    assert not is_ordinary(92, 453, SETTINGS)  # "go": more Go documents than ordinary uses
+    assert not is_ordinary(190, 2, LinkingSettings(ordinary_word_documents=None))
+
+
+@pytest.mark.parametrize(("name", "word", "matches"), [
+    ("vm-memory", "memory", True),
+    ("memory", "memory", True),
+    ("mongodb", "go", False),
+    ("github.com/go-yaml/yaml go", "go", True),
+    ("memoryfs", "memory", False),
+    ("a.b (rsa) c", "rsa", True),
+])
+def test_the_name_word_pattern_matches_whole_tokens_only(name: str, word: str, matches: bool) -> None:
+    import re
+
+    assert (re.fullmatch(name_word_pattern(word), name) is not None) is matches
+
+
+@pytest.mark.parametrize(("name", "question", "whole"), [
+    ("vm-memory", "Is vm-memory still affected?", True),
+    ("vm-memory", "Is VM memory still affected?", True),
+    ("vm-memory", "Uncontrolled Memory allocation in the VM", False),
+    ("P. Internet Protocol", "Which internet protocol is obsolete?", False),
+    ("P. Internet Protocol", "Is the P. Internet Protocol still current?", True),
+    ("memory", "memory", False),  # one token: written whole is only the word itself
+])
+def test_a_multi_token_name_is_written_whole_only_with_every_token_in_order(
+        name: str, question: str, whole: bool) -> None:
+    assert written_whole(name, question) is whole
+
+
+# --------------------------------------------------------------------------- defining titles
+
+TITLE_STOP = frozenset({"the", "to", "of", "for", "and", "in", "over", "a", "with"})
+
+
+@pytest.mark.parametrize(("title", "defined"), [
+    ("The Point-to-Point Protocol (PPP)", [("PPP", "Point to Point Protocol", ())]),
+    ("The Transport Layer Security (TLS) Protocol Version 1.2",
+     [("TLS", "Transport Layer Security", ("1.2",))]),
+    ("The PPP Internet Protocol Control Protocol (IPCP)",
+     [("IPCP", "Internet Protocol Control Protocol", ())]),
+    ("Real-time Inter-network Defense (RID)", [("RID", "Real time Inter network Defense", ())]),
+    ("Internet Protocol, Version 6 (IPv6) Specification",
+     [("IPv6", "Internet Protocol Version 6", ("6",))]),
+    # titles that use a name without defining it, or define it inside a longer statement
+    ("PPP LCP Extensions", []),
+    ("Using PPP (RFC 1661) over Ethernet", []),
+    ("Server-Side Request Forgery (SSRF) in axios and node-fetch", []),
+    ("Cross-site Scripting (XSS) in the admin console", []),
+    ("Sonic (SAM) Extensions", []),  # S and A are not initials of the words before it
+    ("Uncontrolled Resource Consumption (DoS)", []),  # one capital of the expansion too few
+])
+def test_a_title_defines_a_short_name_when_its_capitals_are_the_initials_before_it(
+        title: str, defined: list[tuple[str, str, tuple[str, ...]]]) -> None:
+    found = title_definitions(title, TITLE_STOP)
+    assert [(d.short, d.expansion, d.versions) for d in found] == defined
+
+
+@pytest.mark.parametrize(("question", "terms"), [
+    ("Is the PPP specification still current?", [("PPP", "")]),
+    ("Has TLS 1.0 been obsoleted?", [("TLS", "1.0")]),
+    ("Is TLS version 1.3 the up-to-date one?", [("TLS", "1.3")]),
+    ("What about IPv6?", [("IPv6", "")]),
+    ("Is it worth getting rid of the old one?", []),  # the English word, not the acronym RID
+    ("Is Go still affected?", []),                     # one capital: a name, not an acronym
+])
+def test_a_question_names_an_acronym_by_two_capitals_with_the_version_after_it(
+        question: str, terms: list[tuple[str, str]]) -> None:
+    assert defined_terms(question) == terms
