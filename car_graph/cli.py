@@ -50,7 +50,7 @@ from car_graph.ingest.sources import format_help, format_names
 from car_graph.local_server import DEFAULT_MEMORY, MEMORY_PROFILES, LocalNeo4j, ServerStatus, memory_profile
 from car_graph.settings import Settings
 from car_graph.stats import graph_stats
-from car_graph.types import Explanation, Hop
+from car_graph.types import Explanation, Hop, instant
 from car_graph.verdict import Verdict, VerdictKind
 
 
@@ -340,6 +340,29 @@ def delete(state: CliState, ids: tuple[str, ...], as_json: bool) -> None:
         click.echo(f"Deleted {len(summary.deleted)} document(s); re-evaluated {summary.reevaluated} neighbour(s)")
     if summary.missing:
         raise click.ClickException(f"no such document(s): {', '.join(summary.missing)}")
+
+
+@main.command("purge")
+@click.option("--before", "before", required=True, metavar="DATE",
+              help="Erase history closed before this date (YYYY-MM-DD: before the day began) "
+                   "or ISO datetime (UTC unless it names a zone).")
+@json_option
+@pass_state
+def purge(state: CliState, before: str, as_json: bool) -> None:
+    """Really erase closed history (document versions, edges, deleted documents) closed before
+    DATE, for users who must; the current state is untouched. --known-at reads before DATE no
+    longer see what was erased."""
+    try:
+        moment = instant(before, day_end=False)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--before") from exc
+    with state.driver() as driver, _client(state, driver) as car:
+        summary = car.purge(moment)
+    if as_json:
+        _echo_json(summary.to_json())
+    else:
+        click.echo(f"Erased {summary.versions} closed version(s), {summary.edges} closed edge(s) "
+                   f"and {summary.retired} deleted document(s) closed before {summary.before}")
 
 
 @main.command("ingest")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Iterable, Sequence
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -31,9 +31,11 @@ from car_graph.extraction import EntityExtractor
 from car_graph.ingest.pipeline import (
     DeleteSummary,
     IngestSummary,
+    PurgeSummary,
     add_mentioned_names,
     delete_documents,
     ingest_records,
+    purge_history,
 )
 from car_graph.ingest.sources import read_source
 from car_graph.records import DocumentRecord
@@ -42,7 +44,7 @@ from car_graph.rules import Rule, load_domain_file
 from car_graph.settings import Settings
 from car_graph.store import GraphStore
 from car_graph.target import resolve_target
-from car_graph.types import Explanation, Result
+from car_graph.types import Explanation, Result, instant
 from car_graph.verdict import Verdict, decide, subject_of, with_llm
 
 logger = logging.getLogger(__name__)
@@ -206,6 +208,13 @@ class CarClient:
 
         self._retriever = None
         return delete_documents(self.store, ids)
+
+    def purge(self, before: date | datetime | str) -> PurgeSummary:
+        """Really erase history closed before ``before`` (a date: its first instant; a datetime
+        without a zone is UTC): closed document versions and edges, retired documents left
+        without either. The current state is never touched."""
+
+        return purge_history(self.store, instant(before, day_end=False))
 
     def retrieve(
         self, question: str, k: int = 5, as_of: date | None = None, domain: str | None = None

@@ -3,9 +3,31 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from datetime import date
+from datetime import UTC, date, datetime, time, timedelta
 from enum import StrEnum
 from typing import Any
+
+
+def instant(value: date | datetime | str, *, day_end: bool) -> datetime:
+    """A point of transaction time (UTC) from a date, a datetime or their ISO text. A date
+    stands for its last microsecond (``day_end``: --known-at 2019-06-01 means "knowing
+    everything recorded on that day") or for its first one (``purge --before 2019-06-01``
+    erases what was closed before the day began); a datetime without a zone is UTC."""
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            value = date.fromisoformat(text) if len(text) == 10 else datetime.fromisoformat(text)
+        except ValueError as exc:
+            raise ValueError(f"not a date (YYYY-MM-DD) or an ISO datetime: {value!r}") from exc
+    if isinstance(value, datetime):
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    start = datetime.combine(value, time(0), tzinfo=UTC)
+    return start + timedelta(days=1, microseconds=-1) if day_end else start
+
+
+def known_at_instant(value: date | datetime | str | None) -> datetime | None:
+    """--known-at as the instant whose recorded state is read (None: the current state)."""
+    return None if value is None else instant(value, day_end=True)
 
 
 class Status(StrEnum):

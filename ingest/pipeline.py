@@ -14,6 +14,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from tqdm import tqdm
@@ -25,7 +26,7 @@ from car_graph.extraction import EntityExtractor, ScopedText
 from car_graph.keys import normalize_key
 from car_graph.records import DocumentRecord, SupersedesRef, parse_date, stored_attributes
 from car_graph.rules import Rule, canonicalize_versions, domain_rules
-from car_graph.store import GraphStore
+from car_graph.store import GraphStore, RecordedRun
 
 logger = logging.getLogger(__name__)
 
@@ -67,6 +68,22 @@ class IngestSummary:
             "graph": self.graph,
             "seconds": round(self.seconds, 2),
         }
+
+
+class LazyRun:
+    """The recorded run of an ingest, begun when it first writes: an ingest that changes
+    nothing (every record unchanged) records no run and leaves the graph as it was."""
+
+    def __init__(self, store: GraphStore, command: str) -> None:
+        self.store = store
+        self.command = command
+        self._run: RecordedRun | None = None
+
+    @property
+    def run(self) -> RecordedRun:
+        if self._run is None:
+            self._run = self.store.begin_run(self.command)
+        return self._run
 
 
 def record_hash(record: DocumentRecord, rules: Sequence[Rule], domains: str = "") -> str:
@@ -235,6 +252,7 @@ def ingest_records(
     if isinstance(records, Sequence):
         add_mentioned_names(extractor, records)
     stored = {r["name"]: r["fingerprint"] for r in store.read("read_rules")}
+    run = LazyRun(store, "ingest")  # the transaction time of everything this ingest writes
 
     bar = tqdm(total=len(records) if isinstance(records, Sequence) else None, unit="doc",
                desc="ingest", disable=not progress)
@@ -247,7 +265,7 @@ def ingest_records(
         if not isinstance(records, Sequence):
             add_mentioned_names(extractor, batch)
         rule_list = list(active.values())
-        _write_batch(batch, store, embedder, extractor, registry, rule_list, summary)
+        _write_batch(batch, store, embedder, extractor, registry, rule_list, summary, run)
         bar.update(len(batch))
         if on_batch:
             on_batch(summary.documents)
@@ -256,7 +274,8 @@ def ingest_records(
     # Rules that are new or changed since the last ingest see every pair once.
     renewed = [r for r in active.values() if stored.get(r.name) != rule_fingerprint(r)]
     if renewed:
-        resolve_supersession(store, renewed, summary, ids=None, all_rules=list(active.values()))
+        resolve_supersession(store, renewed, summary, ids=None, all_rules=list(active.values()),
+                             run=run.run)
         store.write("upsert_rules", rules=[
             {"name": r.name, "fingerprint": rule_fingerprint(r),
              "parameters": json.dumps(r.parameters(), sort_keys=True, default=str)}
@@ -270,7 +289,7 @@ def ingest_records(
 
 def _write_batch(
     batch: list[DocumentRecord], store: GraphStore, embedder: Embedder, extractor: EntityExtractor,
-    registry: DomainRegistry, rules: list[Rule], summary: IngestSummary,
+    registry: DomainRegistry, rules: list[Rule], summary: IngestSummary, run: LazyRun,
 ) -> None:
     state: dict[str, Any] = {row["id"]: dict(row) for row in store.read("document_state", ids=[r.id for r in batch])}
     # changed, new, or written by an ingest that was killed before resolving it; each record
@@ -302,7 +321,7 @@ def _write_batch(
                 mentions.append({"doc_id": record.id, "type": mention.type, "key": mention.key,
                                  "name": mention.name})
     replaced = [r.id for r in changed if r.id in state]
-    store.write_batch(documents, scope, mentions, identifiers, replace=replaced, names=names)
+    store.write_batch(documents, scope, mentions, identifiers, replace=replaced, names=names, run=run.run)
     summary.updated += len(replaced)
     summary.scope_links += len(scope)
     summary.identifier_links += len(identifiers)
@@ -313,7 +332,7 @@ def _write_batch(
     left = [{"type": e["type"], "key": e["key"]} for r in replaced for e in state[r]["scope"]
             if (r, e["type"], e["key"]) not in new_scope]
     neighbours = [row["id"] for row in store.read("scope_members", scopes=left)] if left else []
-    resolve_supersession(store, rules, summary, ids=[r.id for r in changed], stale=neighbours)
+    resolve_supersession(store, rules, summary, ids=[r.id for r in changed], stale=neighbours, run=run.run)
     store.write("clear_pending", ids=[r.id for r in changed])
 
 
@@ -324,27 +343,51 @@ def resolve_supersession(
     ids: list[str] | None,
     stale: Sequence[str] = (),
     all_rules: Sequence[Rule] | None = None,
+    *,
+    run: RecordedRun,
 ) -> None:
     """Explicit references, rule edges, unresolved dates and cycle marks for the pairs that
-    involve ``ids`` (None: every pair, for rules new to the graph). ``stale``: documents whose
-    unresolved date must be recomputed because a neighbour left their scope."""
+    involve ``ids`` (None: every pair, for rules new to the graph: their edges not made again
+    are closed). ``stale``: documents whose unresolved date must be recomputed because a
+    neighbour left their scope. ``run``: the recorded run; what changes is closed, not
+    overwritten (graph_schema/README.md, "Two clocks")."""
+    recorded = run.params()
     if ids is not None:
-        explicit = store.write("link_explicit", ids=ids)
+        explicit = store.write("link_explicit", ids=ids, **recorded)
         if explicit:
             summary.missing_references.extend(explicit[0]["missing"])
             summary.self_references.extend(explicit[0]["self"])
     for rule in rules:
         statement = "apply_rule_previous" if rule.order == "previous" else "apply_rule"
-        store.write(statement, ids=ids, **rule.parameters())
+        store.write(statement, ids=ids, **rule.parameters(), **recorded)
+        if ids is None:
+            store.write("close_stale_rule_edges", rule=rule.name, **recorded)
+    store.write("reopen_edges", now=run.at)
     recompute = None if ids is None else sorted({*ids, *stale})
-    store.write("reset_unresolved", ids=recompute)
-    for rule in all_rules if all_rules is not None else rules:
-        params = rule.parameters()
-        store.write(
-            "mark_unresolved", ids=recompute,
-            **{k: params[k] for k in ("newer_kinds", "older_kinds", "scope_types", "scope_all", "domain")},
-        )
+    rederive_unresolved(store, recompute, all_rules if all_rules is not None else rules, run)
     mark_cycles(store, summary, ids)
+
+
+def rederive_unresolved(store: GraphStore, ids: list[str] | None,
+                        rules: Sequence[Rule | Mapping[str, Any]], run: RecordedRun) -> None:
+    """Recompute unresolved_from for ``ids`` (None: every document) under ``rules`` (Rule, or
+    the stored parameters of one); a document whose date changes closes the version that had
+    the old one, so a --known-at read sees the status it had then."""
+    before = {r["id"]: r["unresolved_from"] for r in store.read("document_unresolved", ids=ids)}
+    store.write("reset_unresolved", ids=ids)
+    for rule in rules:
+        params = rule.parameters() if isinstance(rule, Rule) else rule
+        if not params:
+            continue
+        store.write(
+            "mark_unresolved", ids=ids, scope_all=params.get("scope_all", False),
+            **{k: params[k] for k in ("newer_kinds", "older_kinds", "scope_types", "domain")},
+        )
+    after = {r["id"]: r["unresolved_from"] for r in store.read("document_unresolved", ids=ids)}
+    changed = sorted(i for i in {*before, *after} if before.get(i) != after.get(i))
+    if changed:
+        store.write("close_document_versions", reason="rederived", **run.params(),
+                    rows=[{"id": i, "before": {"unresolved_from": before.get(i)}} for i in changed])
 
 
 def mark_cycles(store: GraphStore, summary: IngestSummary, ids: list[str] | None) -> None:
@@ -455,23 +498,46 @@ class DeleteSummary:
 
 
 def delete_documents(store: GraphStore, ids: Sequence[str]) -> DeleteSummary:
-    """Delete documents and their edges; re-evaluate what depended on them: the unresolved dates
+    """Delete documents -- close them and their edges, keeping the last version as history
+    (``car-graph purge`` erases it) -- and re-evaluate what depended on them: the unresolved dates
     of documents that shared their scope (under the rules the graph was built with) and the
     cycle marks around the documents they were linked with."""
-    rows = store.write("delete_documents", ids=list(dict.fromkeys(ids)))
+    run = store.begin_run("delete")
+    unique = list(dict.fromkeys(ids))
+    # the last version is kept (closed) and the node retired in one transaction
+    _, rows = store.write_in_one_transaction([
+        ("close_document_versions", {"rows": [{"id": i, "before": {}} for i in unique],
+                                     "reason": "deleted", **run.params()}),
+        ("delete_documents", {"ids": unique, **run.params()}),
+    ])
     row = rows[0] if rows else {"deleted": [], "neighbours": [], "linked": []}
     summary = DeleteSummary(deleted=list(row["deleted"]),
                             missing=[i for i in dict.fromkeys(ids) if i not in set(row["deleted"])])
     neighbours = sorted(set(row["neighbours"]))
     if neighbours:
-        store.write("reset_unresolved", ids=neighbours)
-        for stored in store.read("read_rules"):
-            params = json.loads(stored["parameters"] or "{}")
-            if not params:
-                continue
-            store.write("mark_unresolved", ids=neighbours, scope_all=params.get("scope_all", False),
-                        **{k: params[k] for k in ("newer_kinds", "older_kinds", "scope_types", "domain")})
+        rederive_unresolved(store, neighbours,
+                            [json.loads(stored["parameters"] or "{}") for stored in store.read("read_rules")],
+                            run)
     if row["linked"]:
         mark_cycles(store, IngestSummary(), sorted(set(row["linked"])))
     summary.reevaluated = len(neighbours)
     return summary
+
+
+@dataclass
+class PurgeSummary:
+    before: str
+    versions: int = 0
+    edges: int = 0
+    retired: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"before": self.before, "versions": self.versions, "edges": self.edges,
+                "retired": self.retired}
+
+
+def purge_history(store: GraphStore, before: datetime) -> PurgeSummary:
+    """Erase history closed before ``before`` (closed versions and edges, retired documents
+    left without either); the current state is never touched."""
+    row = store.write("purge_history", before=before)[0]
+    return PurgeSummary(before.isoformat(), int(row["versions"]), int(row["edges"]), int(row["retired"]))
