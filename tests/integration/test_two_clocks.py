@@ -6,6 +6,7 @@ recorded history back."""
 
 from __future__ import annotations
 
+import itertools
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -111,7 +112,7 @@ def test_update_delete_and_rule_change_close_instead_of_erasing(db, store, extra
                             ).records[0]["n"] == 1
     recorded = runs(db)
     assert [r["command"] for r in recorded] == ["ingest", "ingest", "delete"]
-    assert all(a["at"] < b["at"] for a, b in zip(recorded, recorded[1:], strict=False))
+    assert all(a["at"] < b["at"] for a, b in itertools.pairwise(recorded))
 
     # ingesting the id again revives the same node: its history stays its own
     ingest(store, extractor, {**RELEASE, "attributes": {"version": "2.0"}})
