@@ -50,7 +50,7 @@ from car_graph.ingest.sources import format_help, format_names
 from car_graph.local_server import DEFAULT_MEMORY, MEMORY_PROFILES, LocalNeo4j, ServerStatus, memory_profile
 from car_graph.settings import Settings
 from car_graph.stats import graph_stats
-from car_graph.types import Explanation, Hop, instant
+from car_graph.types import Explanation, Hop, instant, known_at_instant
 from car_graph.verdict import Verdict, VerdictKind
 
 
@@ -309,6 +309,20 @@ as_of_option = click.option(
     "--as-of", type=click.DateTime(formats=["%Y-%m-%d"]), default=None,
     help="Answer as of this date (YYYY-MM-DD): later documents and edges do not count.",
 )
+
+
+def _known_at(_ctx: click.Context, _param: click.Parameter, value: str | None) -> datetime | None:
+    try:
+        return known_at_instant(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from exc
+
+
+known_at_option = click.option(
+    "--known-at", "known_at", metavar="DATE", default=None, callback=_known_at,
+    help="Answer as car-graph would have then, from what it had recorded by this date "
+         "(YYYY-MM-DD: the end of that day, UTC) or ISO datetime. Beside --as-of, which is "
+         "the date the answer is about.")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 progress_option = click.option(
     "--progress/--no-progress", default=None,
@@ -417,14 +431,15 @@ def ingest(state: CliState, path: Path, fmt: str, rules_path: Path | None, stric
 @click.argument("question")
 @click.option("-k", type=click.IntRange(1, 100), default=5, show_default=True, help="Results.")
 @as_of_option
+@known_at_option
 @click.option("--domain", help="Only documents of this domain.")
 @json_option
 @pass_state
-def retrieve(state: CliState, question: str, k: int, as_of: datetime | None, domain: str | None,
-             as_json: bool) -> None:
+def retrieve(state: CliState, question: str, k: int, as_of: datetime | None,
+             known_at: datetime | None, domain: str | None, as_json: bool) -> None:
     """The controlling documents for QUESTION, each with its chain from the anchor."""
     with state.driver() as driver, _client(state, driver) as car:
-        verdict = car.answer(question, as_of=_day(as_of), k=k, domain=domain)
+        verdict = car.answer(question, as_of=_day(as_of), k=k, domain=domain, known_at=known_at)
         _refuse_empty_graph(car, verdict)
     retrieval = verdict.retrieval
     assert retrieval is not None  # answer() always keeps the retrieval it decided on
@@ -462,6 +477,7 @@ def render_verdict(verdict: Verdict) -> str:
 @main.command("ask")
 @click.argument("question")
 @as_of_option
+@known_at_option
 @click.option("-k", type=click.IntRange(1, 100), default=5, show_default=True,
               help="Results retrieved before the verdict is decided.")
 @click.option("--domain", help="Only documents of this domain.")
@@ -469,14 +485,15 @@ def render_verdict(verdict: Verdict) -> str:
               help="Print the prompt-ready context block (verdict + numbered sources) instead.")
 @json_option
 @pass_state
-def ask(state: CliState, question: str, as_of: datetime | None, k: int, domain: str | None,
-        show_context: bool, as_json: bool) -> None:
+def ask(state: CliState, question: str, as_of: datetime | None, known_at: datetime | None, k: int,
+        domain: str | None, show_context: bool, as_json: bool) -> None:
     """Is what QUESTION asks about still in force? A verdict with the chain and evidence."""
     with state.driver() as driver, _client(state, driver) as car:
-        verdict = car.answer(question, as_of=_day(as_of), k=k, domain=domain)
+        verdict = car.answer(question, as_of=_day(as_of), k=k, domain=domain, known_at=known_at)
         _refuse_empty_graph(car, verdict)
     if as_json:
-        _echo_json(verdict.to_json())
+        # known_at only when asked for: the shape without it is unchanged
+        _echo_json({**verdict.to_json(), **({"known_at": known_at.isoformat()} if known_at else {})})
     elif show_context:
         click.echo(verdict.context())
     else:
@@ -486,12 +503,14 @@ def ask(state: CliState, question: str, as_of: datetime | None, k: int, domain: 
 @main.command("explain")
 @click.argument("doc_id")
 @as_of_option
+@known_at_option
 @json_option
 @pass_state
-def explain(state: CliState, doc_id: str, as_of: datetime | None, as_json: bool) -> None:
+def explain(state: CliState, doc_id: str, as_of: datetime | None, known_at: datetime | None,
+            as_json: bool) -> None:
     """Status of DOC_ID and the chains to the documents that control it."""
     with state.driver() as driver, _client(state, driver) as car:
-        explanation = car.explain(doc_id, as_of=_day(as_of))
+        explanation = car.explain(doc_id, as_of=_day(as_of), known_at=known_at)
     if as_json:
         _echo_json(explanation.to_json())
         return
@@ -511,6 +530,7 @@ def render_explanation(explanation: Explanation) -> str:
         return f"{target} via {hop.rule}{when}{' (in part)' if hop.partial else ''}"
 
     when = f" as of {explanation.as_of}" if explanation.as_of else ""
+    when += f" as known at {explanation.known_at.isoformat()}" if explanation.known_at else ""
     root = Tree(Text(label(explanation.doc_id, explanation.title, str(explanation.status)) + when))
     root.add(Text("scope: " + (", ".join(explanation.scope) or "-")))
     if explanation.supersedes:
@@ -660,6 +680,7 @@ plot_option = click.option(
 @click.option("--systems", default=",".join(DEFAULT_SYSTEMS), show_default=True,
               help="Comma-separated: bm25, dense, hybrid, car.")
 @click.option("--domain", help="Only documents of this domain.")
+@known_at_option
 @plot_option
 @click.option("--k-max", type=click.IntRange(1, 100), default=20, show_default=True,
               help="With --plot: TCA@k for k = 1..K_MAX, from one run at depth K_MAX.")
@@ -667,15 +688,20 @@ plot_option = click.option(
 @json_option
 @pass_state
 def evaluate(state: CliState, queries: Path, k: int, systems: str, domain: str | None,
-             plot_path: Path | None, k_max: int, progress: bool | None, as_json: bool) -> None:
-    """Score every system on QUERIES (JSON Lines) against the same graph, in one run."""
+             known_at: datetime | None, plot_path: Path | None, k_max: int, progress: bool | None,
+             as_json: bool) -> None:
+    """Score every system on QUERIES (JSON Lines) against the same graph, in one run. With
+    --known-at, car and hybrid against the graph as recorded then (the single-index baselines
+    read the current graph only)."""
     names = [s.strip() for s in systems.split(",") if s.strip()]
+    if known_at is not None and systems == ",".join(DEFAULT_SYSTEMS):
+        names = [n for n in names if n in ("car", "hybrid")]
     if plot_path:
         plots.new_figure(1, 1)  # a missing matplotlib fails now, not after the run
     with state.driver() as driver, _client(state, driver) as car:
         report = car.evaluate(queries, k=k, systems=names, domain=domain,
                               progress=_show_progress(progress, as_json),
-                              depth=k_max if plot_path else None)
+                              depth=k_max if plot_path else None, known_at=known_at)
     curves = report.tca_curves(k_max) if plot_path else {}
     if plot_path:
         plots.tca_plot(curves, plot_path, k=k, title=f"{queries.name} (n = {report.n})")

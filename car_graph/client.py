@@ -44,7 +44,7 @@ from car_graph.rules import Rule, load_domain_file
 from car_graph.settings import Settings
 from car_graph.store import GraphStore
 from car_graph.target import resolve_target
-from car_graph.types import Explanation, Result, instant
+from car_graph.types import Explanation, KnownAt, Result, instant, known_at_instant
 from car_graph.verdict import Verdict, decide, subject_of, with_llm
 
 logger = logging.getLogger(__name__)
@@ -217,21 +217,27 @@ class CarClient:
         return purge_history(self.store, instant(before, day_end=False))
 
     def retrieve(
-        self, question: str, k: int = 5, as_of: date | None = None, domain: str | None = None
+        self, question: str, k: int = 5, as_of: date | None = None, domain: str | None = None,
+        *, known_at: KnownAt = None,
     ) -> list[Result]:
-        return list(self.retrieve_report(question, k, as_of, domain).results)
+        return list(self.retrieve_report(question, k, as_of, domain, known_at=known_at).results)
 
     def retrieve_report(
-        self, question: str, k: int = 5, as_of: date | None = None, domain: str | None = None
+        self, question: str, k: int = 5, as_of: date | None = None, domain: str | None = None,
+        *, known_at: KnownAt = None,
     ) -> Retrieval:
-        """Results plus the query's anchors, suppressed anchors and ambiguous scopes."""
-        return self.retriever.retrieve(question, k, as_of, domain)
+        """Results plus the query's anchors, suppressed anchors and ambiguous scopes.
+        ``known_at`` (a date: its end; a datetime; ISO text): the answer car-graph would have
+        given then, from the graph as it had recorded it (None: the current graph)."""
+        return self.retriever.retrieve(question, k, as_of, domain, known_at_instant(known_at))
 
-    def explain(self, doc_id: str, as_of: date | None = None) -> Explanation:
-        """Raises UnknownDocumentError (with the nearest existing ids) for an unknown id."""
+    def explain(self, doc_id: str, as_of: date | None = None, *,
+                known_at: KnownAt = None) -> Explanation:
+        """Raises UnknownDocumentError (with the nearest existing ids) for an unknown id.
+        ``known_at``: as car-graph recorded the document and its edges then."""
 
         try:
-            return self.retriever.explain(doc_id, as_of)
+            return self.retriever.explain(doc_id, as_of, known_at_instant(known_at))
         except NotFoundError as exc:
             if self.document_count() == 0:
 
@@ -256,7 +262,7 @@ class CarClient:
 
     def answer(
         self, question: str, as_of: date | None = None, *, k: int = 5, domain: str | None = None,
-        llm: Callable[[str], str] | None = None,
+        llm: Callable[[str], str] | None = None, known_at: KnownAt = None,
     ) -> Verdict:
         """Is the document the question is about in force, and if not, what controls it?
 
@@ -265,18 +271,19 @@ class CarClient:
         ``verdict.prompt()``; car-graph never calls a model on its own.
         """
 
-        retrieval = self.retrieve_report(question, k=k, as_of=as_of, domain=domain)
+        retrieval = self.retrieve_report(question, k=k, as_of=as_of, domain=domain, known_at=known_at)
         subject = subject_of(retrieval)
-        explanation = self.explain(subject, as_of=as_of) if subject is not None else None
+        explanation = (self.explain(subject, as_of=as_of, known_at=known_at)
+                       if subject is not None else None)
         verdict = decide(retrieval, explanation)
         return with_llm(verdict, llm) if llm is not None else verdict
 
     def context(
         self, question: str, as_of: date | None = None, *, k: int = 5, domain: str | None = None,
-        limit: int | None = 8,
+        limit: int | None = 8, known_at: KnownAt = None,
     ) -> str:
         """The prompt-ready context block for ``question``: ``answer(...).context()``."""
-        return self.answer(question, as_of, k=k, domain=domain).context(limit)
+        return self.answer(question, as_of, k=k, domain=domain, known_at=known_at).context(limit)
 
     def query(self, name: str, **params: Any) -> QueryResult:
         """Run an analyst query (``queries/analyst/NAME.cypher``) in a READ transaction."""
@@ -286,12 +293,13 @@ class CarClient:
     def evaluate(
         self, queries_path: Path, k: int = 5, systems: Sequence[str] | None = None,
         domain: str | None = None, progress: bool = False, depth: int | None = None,
+        known_at: KnownAt = None,
     ) -> EvaluationReport:
         """Score every system at k; ``depth`` > k retrieves deeper once, for ``tca_curves()``."""
 
         return evaluate(
             self.retriever, read_queries(queries_path), k=k, systems=systems, domain=domain,
-            progress=progress, depth=depth,
+            progress=progress, depth=depth, known_at=known_at_instant(known_at),
         )
 
     # -- lifecycle -----------------------------------------------------------------------------

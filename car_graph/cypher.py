@@ -522,6 +522,14 @@ def declared_parameters(name: str, package: str = QUERY_PACKAGE) -> dict[str, De
     return declared
 
 
+@functools.cache
+def clock_defaults(name: str, package: str = QUERY_PACKAGE) -> dict[str, None]:
+    """{"known_at": None} when the statement takes the transaction-time clock: a caller that
+    does not name it reads the current graph (every caller written before the clock existed
+    keeps its meaning)."""
+    return {"known_at": None} if "known_at" in declared_parameters(name, package) else {}
+
+
 def browser_params(name: str, package: str = QUERY_PACKAGE) -> list[str]:
     """The header's ``:param`` lines, ready to paste into Neo4j Browser."""
     return [line for line in header(name, package) if line.startswith(":param ")]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from neo4j.time import Date as Neo4jDate
@@ -115,13 +115,15 @@ class Retriever:
         self.prepare([question])
         return dict(self._prepared[question])
 
-    def _common(self, question: str, k: int, as_of: date | None, domain: str | None) -> dict[str, Any]:
+    def _common(self, question: str, k: int, as_of: date | None, domain: str | None,
+                known_at: datetime | None = None) -> dict[str, Any]:
         if k < 1:
             raise ConfigError("k must be at least 1")
         return {
             **self.question_parameters(question),
             "k": k,
             "as_of": as_of,
+            "known_at": known_at,
             "domain": domain,
             "candidates": max(self.settings.candidates, k),
             "entity_boost": self.settings.entity_boost,
@@ -132,16 +134,18 @@ class Retriever:
 
     def _anchor_parameters(self, params: Mapping[str, Any]) -> dict[str, Any]:
         return {key: params[key] for key in (
-            "embedding", "entities", "entity_boost", "coverage_boost", "as_of", "domain", "anchors",
+            "embedding", "entities", "entity_boost", "coverage_boost", "as_of", "known_at", "domain", "anchors",
             "candidates", "scope_cap")} | {"fulltext": params["anchor_fulltext"]}
 
     def retrieve(
         self, question: str, k: int = 5, as_of: date | None = None, domain: str | None = None,
+        known_at: datetime | None = None,
     ) -> Retrieval:
         """Anchors (queries/anchors.cypher) and their controlling documents
         (queries/closure.cypher) in one statement, ``car`` (composed by the catalogue): one round
-        trip and one snapshot."""
-        params = self._common(question, k, as_of, domain)
+        trip and one snapshot. ``known_at``: the graph as car-graph recorded it at that instant
+        (None: the current graph)."""
+        params = self._common(question, k, as_of, domain, known_at)
         found = self.store.read("car", **self._anchor_parameters(params), k=k)
         anchor_ids = tuple(a["id"] for a in found[0]["anchors"]) if found else ()
         rows = [row for row in found if row["doc_id"] is not None]
@@ -166,6 +170,7 @@ class Retriever:
             suppressed=len(suppressed),
             ambiguous_scopes=tuple(ambiguous),
             question_entities=tuple(f"{e['type']}:{e['key']}" for e in params["entities"]),
+            known_at=known_at,
         )
 
     @staticmethod
@@ -185,17 +190,21 @@ class Retriever:
 
     def search(
         self, system: str, question: str, k: int = 5, as_of: date | None = None,
-        domain: str | None = None,
+        domain: str | None = None, known_at: datetime | None = None,
     ) -> tuple[list[str], list[str]]:
-        """(ranked doc ids, anchor ids) for one evaluated system."""
+        """(ranked doc ids, anchor ids) for one evaluated system. ``known_at`` (the graph as
+        recorded then) applies to car and hybrid; the single-index baselines read the current
+        graph only and refuse it."""
         if system == "car":
-            retrieval = self.retrieve(question, k, as_of, domain)
+            retrieval = self.retrieve(question, k, as_of, domain, known_at)
             return retrieval.ids, list(retrieval.anchors)
         if system == "hybrid":  # the same fused anchors, no closure
-            params = self._common(question, k, as_of, domain)
+            params = self._common(question, k, as_of, domain, known_at)
             rows = self.store.read("anchors", **self._anchor_parameters(params))
             ids = [r["doc_id"] for r in rows]
             return ids[:k], ids
+        if known_at is not None and system in ("dense", "bm25"):
+            raise ConfigError(f"--known-at applies to car and hybrid, not to the {system} baseline")
         params = self.question_parameters(question)
         if system == "dense":
             rows = self.store.read(
@@ -214,23 +223,27 @@ class Retriever:
         ids = [r["doc_id"] for r in rows]
         return ids, ids
 
-    def explain(self, doc_id: str, as_of: date | None = None) -> Explanation:
+    def explain(self, doc_id: str, as_of: date | None = None,
+                known_at: datetime | None = None) -> Explanation:
         """Where one document stands as of a date: its status, the edges in force around it and
-        its controlling documents (closure.cypher with the document as the only anchor)."""
+        its controlling documents (closure.cypher with the document as the only anchor).
+        ``known_at``: as car-graph recorded it at that instant (None: the current graph)."""
 
         def work(tx: Any) -> tuple[list[Any], list[Any]]:
-            own = list(tx.run(cypher.statement("explain"), doc_id=doc_id, as_of=as_of))
+            own = list(tx.run(cypher.statement("explain"), doc_id=doc_id, as_of=as_of,
+                              known_at=known_at))
             if not own or not own[0]["visible"]:
                 return own, []
             rows = list(tx.run(
                 cypher.statement("closure"), anchors=[{"id": doc_id, "rank": 0, "score": 1.0}],
-                as_of=as_of, embedding=None, k=EXPLAIN_LIMIT,
+                as_of=as_of, known_at=known_at, embedding=None, k=EXPLAIN_LIMIT,
             ))
             return own, rows
 
         own, rows = self.store.in_read_transaction(work)
         if not own or not own[0]["visible"]:
-            raise NotFoundError(f"no document {doc_id!r}" + (f" as of {as_of}" if as_of else ""))
+            raise NotFoundError(f"no document {doc_id!r}" + (f" as of {as_of}" if as_of else "")
+                                + (f" as known at {known_at.isoformat()}" if known_at else ""))
         row = own[0]
         controlling = tuple(self._result(c, tuple(hop_from(h) for h in c["chain"])) for c in rows)
         mine = [c for c in controlling if c.doc_id == doc_id]
@@ -243,4 +256,5 @@ class Retriever:
             superseded_by=tuple(hop_from(h) for h in row["superseded_by"]),
             supersedes=tuple(hop_from(h) for h in row["supersedes"]),
             scope=tuple(row["scope"]),
+            known_at=known_at,
         )

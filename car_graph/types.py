@@ -25,7 +25,10 @@ def instant(value: date | datetime | str, *, day_end: bool) -> datetime:
     return start + timedelta(days=1, microseconds=-1) if day_end else start
 
 
-def known_at_instant(value: date | datetime | str | None) -> datetime | None:
+KnownAt = date | datetime | str | None  # what --known-at and the client's known_at accept
+
+
+def known_at_instant(value: KnownAt) -> datetime | None:
     """--known-at as the instant whose recorded state is read (None: the current state)."""
     return None if value is None else instant(value, day_end=True)
 
@@ -86,6 +89,7 @@ class Retrieval:
     suppressed: int                    # superseded anchors replaced by their controlling documents
     ambiguous_scopes: tuple[str, ...]  # anchor scopes holding more than one chain (kappa > 1)
     question_entities: tuple[str, ...] = ()
+    known_at: datetime | None = None   # read as car-graph recorded the graph then (None: now)
 
     @property
     def ids(self) -> list[str]:
@@ -104,6 +108,8 @@ class Retrieval:
                 {**asdict(r), "status": str(r.status), "chain": [asdict(h) for h in r.chain]}
                 for r in self.results
             ],
+            # only when asked for: the shape without --known-at is unchanged
+            **({"known_at": self.known_at.isoformat()} if self.known_at else {}),
         }
 
 
@@ -119,9 +125,15 @@ class Explanation:
     superseded_by: tuple[Hop, ...]
     supersedes: tuple[Hop, ...]
     scope: tuple[str, ...] = field(default_factory=tuple)
+    known_at: datetime | None = None   # as car-graph recorded it then (None: now)
 
     def to_json(self) -> dict[str, Any]:
-        """The shape of ``car-graph explain --json``, a contract."""
+        """The shape of ``car-graph explain --json``, a contract (``known_at`` only when asked
+        for, so the shape without it is unchanged)."""
         data = asdict(self)
         data["status"] = str(self.status)
+        if self.known_at is None:
+            del data["known_at"]
+        else:
+            data["known_at"] = self.known_at.isoformat()
         return data

@@ -16,7 +16,10 @@
 // The semantics -- @visible, @in_force, @voided, @frontier_status -- are the fragments of
 // queries/fragments/, shared with explain, label_status and the analyst queries; `car-graph
 // query closure --show` prints this statement with them expanded.
+// With $known_at, everything is read as car-graph recorded it then: the documents' versions
+// of that time, the edges recorded then (closed ones too), deleted documents as they were.
 // params: $anchors list<map {id string, rank int, score float}>, $as_of date|null,
+//         $known_at datetime|null,
 //         $embedding list<float>|null, $k int
 // returns: doc_id, title, kind, domain, published, text, status, score, anchor_id,
 //          chain (list<map {from_id, to_id, rule, effective, evidence, partial}>),
@@ -24,31 +27,42 @@
 //          anchor_scope (list<map {entity string, docs int}>: the anchor's scope entities and how
 //          many documents visible on $as_of share each, counted up to 1001)
 UNWIND $anchors AS a
-MATCH (anchor:Document {id: a.id})
-WHERE @visible(doc: anchor, as_of: $as_of)
-MATCH path = ANY SHORTEST (anchor)((older:Document)<-[s:SUPERSEDES]-(newer:Document)
-    WHERE @in_force(edge: s, newer: newer, as_of: $as_of))*(d:Document)
+CALL (a) {
+  MATCH (anchor:Document {id: a.id})
+  RETURN anchor
+  UNION
+  // a document deleted since was an anchor then
+  MATCH (anchor:RetiredDocument {id: a.id})
+  WHERE $known_at IS NOT NULL
+  RETURN anchor
+}
+WITH a, anchor
+WHERE @visible(doc: anchor, as_of: $as_of, known_at: $known_at)
+MATCH path = ANY SHORTEST (anchor)((older)<-[s:SUPERSEDES|CLOSED_SUPERSEDES]-(newer)
+    WHERE @in_force(edge: s, newer: newer, as_of: $as_of, known_at: $known_at))*(d)
 WITH a, anchor, collect({d: d, path: path}) AS reached
 UNWIND reached AS r
 WITH a, anchor, size(reached) AS closure_size, r.d AS d, r.path AS path
-WHERE NOT @voided(doc: d, as_of: $as_of)
+WHERE NOT @voided(doc: d, as_of: $as_of, known_at: $known_at)
 WITH d, a, anchor, closure_size, path
 ORDER BY a.rank, length(path)
 WITH d, collect({a: a, anchor: anchor, closure_size: closure_size, path: path})[0] AS best
+// the document's facts: itself, or as recorded at $known_at
+WITH d, best, @known_version(doc: d, known_at: $known_at) AS facts
 ORDER BY best.a.rank,
          CASE WHEN $embedding IS NULL THEN 0.0
-              ELSE vector.similarity.cosine(d.embedding, $embedding) END DESC,
+              ELSE vector.similarity.cosine(facts.embedding, $embedding) END DESC,
          length(best.path), d.id
 LIMIT $k
-WITH d, best, best.anchor AS anchor
+WITH d, facts, best, best.anchor AS anchor
 RETURN d.id AS doc_id,
-       d.title AS title,
-       d.kind AS kind,
-       d.domain AS domain,
-       d.published AS published,
-       d.text AS text,
+       facts.title AS title,
+       facts.kind AS kind,
+       facts.domain AS domain,
+       facts.published AS published,
+       facts.text AS text,
        // d is not voided (above), so its status is its frontier status
-       @frontier_status(doc: d, as_of: $as_of) AS status,
+       @frontier_status(doc: d, as_of: $as_of, known_at: $known_at) AS status,
        best.a.score AS score,
        anchor.id AS anchor_id,
        [r IN relationships(best.path) | {from_id: endNode(r).id, to_id: startNode(r).id,
@@ -57,6 +71,7 @@ RETURN d.id AS doc_id,
        best.closure_size AS anchor_closure,
        COLLECT {
          MATCH (anchor)-[:IN_SCOPE]->(e:Entity)
+         WHERE $known_at IS NULL
          // without a date every member counts: the entity's IN_SCOPE degree (link_scope.cypher,
          // the only writer, draws them from documents), read in O(1) instead of walking a hub
          RETURN {entity: e.type + ':' + e.key,
@@ -65,8 +80,26 @@ RETURN d.id AS doc_id,
                    WHEN $as_of IS NULL THEN COUNT { (e)<-[:IN_SCOPE]-() }
                    ELSE size(COLLECT {
                      MATCH (e)<-[:IN_SCOPE]-(o:Document)
-                     WHERE @visible(doc: o, as_of: $as_of)
+                     WHERE @visible(doc: o, as_of: $as_of, known_at: null)
                      RETURN o.id LIMIT 1001
                    })
-                 END}
+                 END} AS scope_entry
+         UNION
+         // as recorded at $known_at: the anchor version's scope links, and the members whose
+         // version of that time held the same entity in scope
+         WITH anchor WHERE $known_at IS NOT NULL
+         WITH anchor, @known_version(doc: anchor, known_at: $known_at) AS anchor_facts
+         MATCH (anchor_facts)-[link:IN_SCOPE|WAS_LINKED]->(e:Entity)
+         WHERE type(link) = 'IN_SCOPE' OR link.kind = 'IN_SCOPE'
+         RETURN {entity: e.type + ':' + e.key,
+                 docs: size(COLLECT {
+                   MATCH (e)<-[member_link:IN_SCOPE|WAS_LINKED]-(member)
+                   WHERE type(member_link) = 'IN_SCOPE' OR member_link.kind = 'IN_SCOPE'
+                   WITH member, CASE WHEN member:DocumentVersion
+                     THEN COLLECT { MATCH (member)-[:VERSION_OF]->(identity) RETURN identity }[0]
+                     ELSE member END AS member_doc
+                   WHERE @known_version(doc: member_doc, known_at: $known_at) = member
+                     AND @visible(doc: member_doc, as_of: $as_of, known_at: $known_at)
+                   RETURN DISTINCT member_doc.id LIMIT 1001
+                 })} AS scope_entry
        } AS anchor_scope

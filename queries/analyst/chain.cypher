@@ -12,17 +12,17 @@
 //          evidence list<string>
 WITH date($as_of) AS as_of
 MATCH (doc:Document {id: $doc_id})
-WHERE @visible(doc: doc, as_of: as_of)
+WHERE @visible(doc: doc, as_of: as_of, known_at: null)
 MATCH path = ANY SHORTEST (doc)((:Document)<-[hop:SUPERSEDES]-(later:Document)
-    WHERE @in_force(edge: hop, newer: later, as_of: as_of))*(ctrl:Document)
-WHERE NOT @voided(doc: ctrl, as_of: as_of)
+    WHERE @in_force(edge: hop, newer: later, as_of: as_of, known_at: null))*(ctrl:Document)
+WHERE NOT @voided(doc: ctrl, as_of: as_of, known_at: null)
 WITH as_of, ctrl, path
 ORDER BY length(path)
 WITH as_of, ctrl, collect(path)[0] AS path
 RETURN path,
        ctrl.id AS controlling_id,
        ctrl.title AS controlling_title,
-       @frontier_status(doc: ctrl, as_of: as_of) AS controlling_status,
+       @frontier_status(doc: ctrl, as_of: as_of, known_at: null) AS controlling_status,
        length(path) AS hops,
        [n IN nodes(path) | n.id] AS doc_ids,
        [r IN relationships(path) | r.rule] AS rules,

@@ -13,19 +13,19 @@ WITH date($as_of) AS as_of, toLower($entity_key) AS wanted
 MATCH (e:Entity)<-[:IN_SCOPE]-(d:Document)
 WHERE (e.key = wanted OR toLower(e.name) = wanted)
   AND ($entity_type IS NULL OR e.type = $entity_type)
-  AND @visible(doc: d, as_of: as_of)
-  AND NOT @voided(doc: d, as_of: as_of)
+  AND @visible(doc: d, as_of: as_of, known_at: null)
+  AND NOT @voided(doc: d, as_of: as_of, known_at: null)
 WITH as_of, e, d,
      COLLECT {
        // one shortest path per document reached: every chain length, no path enumeration
        MATCH ANY SHORTEST (d)((newer:Document)-[hop:SUPERSEDES]->(:Document)
-           WHERE @in_force(edge: hop, newer: newer, as_of: as_of))+(o:Document)
+           WHERE @in_force(edge: hop, newer: newer, as_of: as_of, known_at: null))+(o:Document)
        WHERE o <> d
        RETURN DISTINCT o.id AS id ORDER BY id
      } AS supersedes,
      COLLECT {
        MATCH (d)-[s:SUPERSEDES]->(:Document)
-       WHERE @in_force(edge: s, newer: d, as_of: as_of)
+       WHERE @in_force(edge: s, newer: d, as_of: as_of, known_at: null)
        RETURN DISTINCT s.rule AS rule ORDER BY rule
      } AS rules
 RETURN e.type + ':' + e.key AS entity,
@@ -33,7 +33,7 @@ RETURN e.type + ':' + e.key AS entity,
        d.title AS title,
        d.kind AS kind,
        d.published AS published,
-       @frontier_status(doc: d, as_of: as_of) AS status,
+       @frontier_status(doc: d, as_of: as_of, known_at: null) AS status,
        supersedes,
        rules
 ORDER BY entity, size(supersedes) DESC, published DESC, doc_id

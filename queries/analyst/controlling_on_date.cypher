@@ -14,12 +14,12 @@ WITH date($on) AS on, toLower($entity_key) AS wanted
 MATCH (e:Entity)<-[:IN_SCOPE]-(d:Document)
 WHERE (e.key = wanted OR toLower(e.name) = wanted)
   AND ($entity_type IS NULL OR e.type = $entity_type)
-  AND @visible(doc: d, as_of: on)
-  AND NOT @voided(doc: d, as_of: on)
+  AND @visible(doc: d, as_of: on, known_at: null)
+  AND NOT @voided(doc: d, as_of: on, known_at: null)
 WITH e, d,
      COLLECT {
        MATCH (d)<-[s:SUPERSEDES]-(n:Document)
-       WHERE NOT @in_force(edge: s, newer: n, as_of: on)
+       WHERE NOT @in_force(edge: s, newer: n, as_of: on, known_at: null)
        RETURN {by: n.id, title: n.title, rule: s.rule, effective: s.effective,
                partial: coalesce(s.partial, false)} AS change
        ORDER BY change.effective, change.by
@@ -29,6 +29,6 @@ RETURN e.type + ':' + e.key AS entity,
        d.title AS title,
        d.kind AS kind,
        d.published AS published,
-       NOT @voided(doc: d, as_of: null) AS still_controls,
+       NOT @voided(doc: d, as_of: null, known_at: null) AS still_controls,
        superseded_since
 ORDER BY entity, published DESC, doc_id

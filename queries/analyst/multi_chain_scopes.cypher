@@ -16,20 +16,20 @@
 WITH date($as_of) AS as_of
 MATCH (e:Entity)<-[:IN_SCOPE]-(d:Document)
 WHERE ($entity_type IS NULL OR e.type = $entity_type)
-  AND @visible(doc: d, as_of: as_of)
+  AND @visible(doc: d, as_of: as_of, known_at: null)
 WITH as_of, e, collect(d) AS docs
 WHERE size(docs) >= coalesce($min_chains, 2)
 UNWIND docs AS head
 WITH as_of, e, docs, head
 WHERE NOT EXISTS {
   MATCH (head)<-[s:SUPERSEDES]-(n:Document)
-  WHERE n IN docs AND NOT @cycle_marked(edge: s) AND @in_force(edge: s, newer: n, as_of: as_of)
+  WHERE n IN docs AND NOT @cycle_marked(edge: s, known_at: null) AND @in_force(edge: s, newer: n, as_of: as_of, known_at: null)
 }
 WITH e, docs, head,
      1 + COUNT {
        MATCH p = (head)-[:SUPERSEDES*1..8]->(o:Document)
        WHERE o IN docs AND all(n IN nodes(p) WHERE n IN docs)
-         AND all(h IN relationships(p) WHERE @in_force(edge: h, newer: startNode(h), as_of: as_of))
+         AND all(h IN relationships(p) WHERE @in_force(edge: h, newer: startNode(h), as_of: as_of, known_at: null))
        RETURN DISTINCT o
      } AS chain_size
 WITH e, size(docs) AS documents, collect(head.id) AS heads, max(chain_size) AS largest_chain

@@ -16,21 +16,21 @@
 WITH date($as_of) AS as_of
 CALL db.index.vector.queryNodes('document_embedding', $k, $embedding) YIELD node, score
 WITH as_of, node, score
-WHERE @visible(doc: node, as_of: as_of)
+WHERE @visible(doc: node, as_of: as_of, known_at: null)
   AND ($domain IS NULL OR node.domain = $domain)
 WITH as_of, node, score
 ORDER BY score DESC, node.id
 WITH as_of, collect(node) AS hits, collect(score) AS scores
 UNWIND range(0, size(hits) - 1) AS i
 WITH as_of, hits, i, hits[i] AS d, scores[i] AS score
-WITH as_of, hits, i, d, score, @status(doc: d, as_of: as_of) AS status
+WITH as_of, hits, i, d, score, @status(doc: d, as_of: as_of, known_at: null) AS status
 WHERE status IN ['superseded', 'withdrawn']
 WITH hits, i, d, score, status,
      COLLECT {
        // the frontier of d's closure (closure.cypher's walk), d itself left out
        MATCH ANY SHORTEST (d)((:Document)<-[hop:SUPERSEDES]-(later:Document)
-           WHERE @in_force(edge: hop, newer: later, as_of: as_of))+(c:Document)
-       WHERE c <> d AND NOT @voided(doc: c, as_of: as_of)
+           WHERE @in_force(edge: hop, newer: later, as_of: as_of, known_at: null))+(c:Document)
+       WHERE c <> d AND NOT @voided(doc: c, as_of: as_of, known_at: null)
        RETURN DISTINCT c AS controller ORDER BY controller.id
      } AS controllers
 WITH i, d, score, status, controllers,

@@ -12,12 +12,12 @@
 WITH date($as_of) AS as_of
 MATCH (d:Document)
 WHERE ($domain IS NULL OR d.domain = $domain)
-  AND @visible(doc: d, as_of: as_of)
-WITH as_of, d, @status(doc: d, as_of: as_of) AS status
+  AND @visible(doc: d, as_of: as_of, known_at: null)
+WITH as_of, d, @status(doc: d, as_of: as_of, known_at: null) AS status
 WHERE status IN ['withdrawn', 'unresolved']
 // unresolved and superseded in full without being voided: it is on a cycle
 WITH as_of, d, status,
-     status = 'unresolved' AND @superseded_in_full(doc: d, as_of: as_of) AS on_cycle
+     status = 'unresolved' AND @superseded_in_full(doc: d, as_of: as_of, known_at: null) AS on_cycle
 RETURN d.id AS doc_id,
        d.title AS title,
        d.domain AS domain,
@@ -33,7 +33,7 @@ RETURN d.id AS doc_id,
        CASE
          WHEN on_cycle THEN COLLECT {
            MATCH (d)<-[s:SUPERSEDES]-(n:Document)
-           WHERE @full(edge: s) AND @in_force(edge: s, newer: n, as_of: as_of)
+           WHERE @full(edge: s) AND @in_force(edge: s, newer: n, as_of: as_of, known_at: null)
            RETURN DISTINCT n.id AS id ORDER BY id
          }
          ELSE []

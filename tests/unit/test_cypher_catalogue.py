@@ -300,7 +300,10 @@ RESTATEMENTS = {
     "in_force": [r"\.effective\s*(?:<=|<|>=|>)"],
     "partial": [r"(?<!partial: )coalesce\(\s*\w+\.partial\s*,\s*false\s*\)(?!\s+AS\s+partial\b)"],
     "cycle_marked": [r"(?<!maybe_cycle: )coalesce\(\s*\w+\.maybe_cycle\s*,\s*false\s*\)(?!\s+AS\s+maybe_cycle\b)"],
-    "voided": [r"maybe_cycle:\s*true"],
+    # the cycle test: something ahead that does not lead back
+    "voided": [r"MATCH\s+ANY\s+SHORTEST\s+\(ahead\)"],
+    # the transaction-time interval of an edge
+    "recorded": [r"coalesce\(\s*\w+\.recorded_until\s*>"],
     "undecided": [r"unresolved_from\s*<="],
     "frontier_status": [r"\.withdrawn\s*<=", r"THEN\s+'withdrawn'", r"THEN\s+'unresolved'",
                         r"THEN\s+'partially_superseded'", r"ELSE\s+'active'"],
@@ -346,8 +349,9 @@ def test_no_cypher_file_restates_a_fragment(path: Path) -> None:
 def test_the_restatement_check_catches_a_hand_copy() -> None:
     assert restatements("analyst/chain.cypher",
                         "WHERE (as_of IS NULL OR s.effective IS NULL OR s.effective <= as_of)") == ["in_force"]
-    assert restatements("label_status.cypher", "WHEN EXISTS { (d)<-[:SUPERSEDES {maybe_cycle: true}]-() } "
+    assert restatements("label_status.cypher", "WHERE NOT EXISTS { MATCH ANY SHORTEST (ahead)(()<-[:SUPERSEDES]-())+(d) } "
                         "THEN 'unresolved'") == ["voided", "frontier_status"]
+    assert restatements("x.cypher", "WHERE coalesce(s.recorded_until > $known_at, true)") == ["recorded"]
     assert restatements("x.cypher", "WHERE NOT coalesce(s.partial, false)") == ["partial"]
     assert restatements("x.cypher", "RETURN coalesce(s.partial, false) AS partial") == []
 
@@ -401,5 +405,5 @@ def test_query_show_prints_a_statement_with_its_fragments_expanded() -> None:
 
     run = CliRunner().invoke(main, ["query", "closure", "--show"])
     assert run.exit_code == 0 and run.output == cypher.text("closure")
-    assert "@" not in code(run.output) and "maybe_cycle: true" in run.output
+    assert "@" not in code(run.output) and "maybe_cycle" in run.output
     assert "@voided(" in cypher.raw_text("closure")
