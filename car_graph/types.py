@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from enum import StrEnum
 from typing import Any
+
+import pytz  # type: ignore[import-untyped]  # the driver's own UTC (neo4j requires pytz)
+
+# The Neo4j driver sends a datetime in datetime.timezone.utc so that the server compares it
+# unequal to the same instant read back from it (pytz UTC): transaction times are compared in
+# the driver's own UTC.
+UTC = pytz.utc
 
 
 def instant(value: date | datetime | str, *, day_end: bool) -> datetime:

@@ -8,7 +8,7 @@
 // returns: run int (1, 2, ... per graph), at datetime (its transaction time)
 MERGE (clock:RunClock {name: 'transaction time'})
 SET clock.run = coalesce(clock.run, 0) + 1
-WITH clock, datetime.realtime() AS now
+WITH clock, datetime.truncate('microsecond', datetime.realtime()) AS now
 SET clock.at = CASE WHEN clock.at IS NULL OR now > clock.at THEN now
                     ELSE clock.at + duration({nanoseconds: 1000}) END
 CREATE (r:Run {number: clock.run, at: clock.at, command: $command})
