@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
 from click.testing import CliRunner
@@ -23,9 +23,9 @@ def test_a_date_is_the_end_of_that_day_for_known_at_and_its_start_for_purge() ->
 
 def test_a_datetime_keeps_its_instant_and_a_naive_one_is_utc() -> None:
     paris = datetime(2019, 6, 1, 12, 30, tzinfo=timezone(timedelta(hours=2)))
-    assert known_at_instant(paris) == datetime(2019, 6, 1, 10, 30, tzinfo=timezone.utc)
+    assert known_at_instant(paris) == datetime(2019, 6, 1, 10, 30, tzinfo=UTC)
     assert known_at_instant("2019-06-01T10:30:00.000005") == datetime(
-        2019, 6, 1, 10, 30, 0, 5, tzinfo=timezone.utc)
+        2019, 6, 1, 10, 30, 0, 5, tzinfo=UTC)
     assert known_at_instant(None) is None
 
 
