@@ -29,7 +29,9 @@ WITH e, docs, head,
      1 + COUNT {
        MATCH p = (head)-[:SUPERSEDES*1..8]->(o:Document)
        WHERE o IN docs AND all(n IN nodes(p) WHERE n IN docs)
-         AND all(h IN relationships(p) WHERE @in_force(edge: h, newer: startNode(h), as_of: as_of, known_at: null))
+         // the newer end bound to a variable: the fragment reads its facts through a pattern
+         AND all(h IN relationships(p) WHERE any(h_newer IN [startNode(h)]
+                 WHERE @in_force(edge: h, newer: h_newer, as_of: as_of, known_at: null)))
        RETURN DISTINCT o
      } AS chain_size
 WITH e, size(docs) AS documents, collect(head.id) AS heads, max(chain_size) AS largest_chain
