@@ -18,10 +18,12 @@ STAMP  := $(VENV)/.installed
 
 install: $(STAMP)
 
+# uv resolves like pip (the same versions) and installs from its cache in seconds, not minutes
+
 $(STAMP): pyproject.toml benchmarks/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]' -e ./benchmarks
+	$(BIN)/python -m pip install --quiet --upgrade pip uv
+	$(BIN)/uv pip install --python $(BIN)/python --quiet -e '.[dev]' -e ./benchmarks
 	touch $(STAMP)
 
 neo4j: install
@@ -61,8 +63,14 @@ reliability: neo4j
 
 BENCH_SCALES ?= 10000
 BENCH_FLAGS ?=
+# the amendment-heavy comparison: BENCH_PARTIAL_DOCS documents in components of
+# BENCH_PARTIAL_SIZE joined by partial edges, beside the same corpus without them
+BENCH_PARTIAL_DOCS ?= 10000
+BENCH_PARTIAL_SIZE ?= 10000
 bench: neo4j
 	$(BIN)/python -m car_graph_benchmarks.bench --scales $(BENCH_SCALES) $(BENCH_FLAGS)
+	$(BIN)/python -m car_graph_benchmarks.bench --scales $(BENCH_PARTIAL_DOCS) \
+	  --partial-components $(BENCH_PARTIAL_SIZE) $(BENCH_FLAGS)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info benchmarks/build benchmarks/*.egg-info

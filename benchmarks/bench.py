@@ -10,19 +10,29 @@ that scale, and measures:
   -- timed from the outside (a timed record iterator, timed embedder and extractor objects, a
   GraphStore subclass that times each catalogue statement); the pipeline is not modified;
 * peak RSS of this Python process (getrusage) and of the Neo4j JVM (VmHWM);
-* retrieval latency p50/p95/p99 over the scale questions for the bare vector top-k
+* retrieval latency p50/p95/p99 over the scale questions, every system question by question in
+  rotating order (time_interleaved), for the bare vector top-k
   (search_vector.cypher), car (car.cypher: anchors + closure in one statement), the paper's in-memory reference (bm25s over
   every text + a dict from series key to the latest document), bm25 and hybrid -- the
   question's embedding and entity linking are prepared once per question for every system
   (query-only latency), and the end-to-end latencies of vector and car (embedding the question
-  on every call, CarClient.retrieve_report) are reported beside them;
-* throughput with 1, 4 and 8 concurrent client threads (shared driver, one session per call);
+  on every call, CarClient.retrieve_report) are reported beside them; so are neo4j-graphrag's
+  HybridRetriever and a VectorCypherRetriever walking SUPERSEDES one hop, on the same graph,
+  indexes and question vectors (benchmarks/peers.py), statement-only and end to end, and
+  question analysis alone (Retriever.analyse);
+* throughput with 1, 4 and 8 concurrent client threads (shared driver, one session per call),
+  statement-only and end to end, for car, vector and the peers;
 * strict TCA@5 (car_graph.metrics.strict_tca) against the generator's intended edges;
 * the PROFILE plans of car.cypher's two parts, anchors.cypher and closure.cypher, for one question;
 * last (so that no question's gold changes under the latency runs), adding ``ADDITIONS`` new
   documents from :func:`scale.generate_additions` to the loaded graph -- revisions of existing
   chains, new releases on existing lines, new chains in existing and hub scopes -- timed and
   split by stage like the main ingest: its time should follow the 1,000, not the graph.
+
+``--partial-components SIZE`` replaces the scale runs by :func:`run_partial_components`: an
+amendment-heavy corpus (components of SIZE documents joined by partial edges) ingested beside its
+twin without the partial edges (per-document cost ratio, slowest supersession statement call),
+stored as ``docs/benchmarks/partial-<n>-<size>.json``.
 
 Each scale's numbers go to ``docs/benchmarks/scale-<n>.json``; docs/benchmarks.md is rewritten
 from every stored result, so one command regenerates the page.
@@ -55,17 +65,22 @@ from typing import Any
 from car_graph import cypher
 from car_graph.store import GraphStore
 from car_graph_benchmarks import scale, statement_cost
+from car_graph_benchmarks.peers import PEER_LABELS
 
 K = 5
 WARMUP = 20
 CONCURRENCY = (1, 4, 8)
 THROUGHPUT_QUESTIONS = 200  # questions per throughput run (each of 1, 4, 8 clients)
+# statement-only, then end to end (question in: analysed or embedded in the call)
+THROUGHPUT_SYSTEMS = ("car", "vector", "graphrag_hybrid", "graphrag_vector_cypher",
+                      "car_e2e", "vector_e2e", "graphrag_hybrid_e2e", "graphrag_vector_cypher_e2e")
 STATEMENT_COST_QUESTIONS = 200  # questions timed statement by statement (statement_cost)
 ADDITIONS = 1000  # new documents added to the loaded graph after the measurements
 RESULTS_DIR = Path("docs") / "benchmarks"
 SUPERSESSION_STATEMENTS = frozenset({
-    "link_explicit", "apply_rule", "reset_unresolved", "mark_unresolved", "supersession_component",
-    "full_edges", "mark_cycle_edges", "scope_members", "clear_pending", "upsert_rules",
+    "link_explicit", "apply_rule", "apply_rule_previous", "reset_unresolved", "mark_unresolved",
+    "cycle_candidates", "supersession_component", "cycle_marked_edges", "full_edges",
+    "mark_cycle_edges", "scope_members", "clear_pending", "upsert_rules",
 })
 
 
@@ -73,15 +88,21 @@ SUPERSESSION_STATEMENTS = frozenset({
 
 
 class Stopwatch:
-    """Seconds per stage, accumulated; thread-safe enough for one ingesting thread."""
+    """Seconds per stage, accumulated. The ingest prepares the next batch (state lookup,
+    parse, embedding, spaCy) on a second thread while this one is written, so stages overlap
+    in wall time: their sum may exceed the ingest's seconds."""
 
     def __init__(self) -> None:
         self.seconds: dict[str, float] = {}
         self.calls: dict[str, int] = {}
+        self.longest: dict[str, float] = {}  # the slowest single call of each stage
+        self._lock = threading.Lock()
 
     def add(self, stage: str, seconds: float) -> None:
-        self.seconds[stage] = self.seconds.get(stage, 0.0) + seconds
-        self.calls[stage] = self.calls.get(stage, 0) + 1
+        with self._lock:
+            self.seconds[stage] = self.seconds.get(stage, 0.0) + seconds
+            self.calls[stage] = self.calls.get(stage, 0) + 1
+            self.longest[stage] = max(self.longest.get(stage, 0.0), seconds)
 
     def time(self, stage: str, work: Callable[[], Any]) -> Any:
         started = time.perf_counter()
@@ -184,7 +205,13 @@ class TimedStore(GraphStore):
         finally:
             elapsed = time.perf_counter() - started
             self.watch.add(stage, elapsed)
-            self.watch.seconds[f"statement:{name}"] += elapsed
+            key = f"statement:{name}"
+            with self.watch._lock:
+                self.watch.seconds[key] += elapsed
+                self.watch.longest[key] = max(self.watch.longest.get(key, 0.0), elapsed)
+                if self.watch.calls[key] > 1:  # the first call also pays Cypher planning
+                    self.watch.longest[f"warm:{key}"] = max(
+                        self.watch.longest.get(f"warm:{key}", 0.0), elapsed)
 
     def write_batch(self, *args: Any, **kwargs: Any) -> None:
         self.watch.time("graph_write", lambda: super(TimedStore, self).write_batch(*args, **kwargs))
@@ -291,7 +318,8 @@ class ScaleResult:
     data: dict[str, Any] = field(default_factory=dict)
 
 
-def ingest(driver: Any, corpus: Path, embedder: Any, extractor: Any, batch_size: int = 256) -> dict[str, Any]:
+def ingest(driver: Any, corpus: Path, embedder: Any, extractor: Any, batch_size: int = 256,
+           overlap: bool = True) -> dict[str, Any]:
     from car_graph.client import CarClient
     from car_graph.ingest.pipeline import ingest_records
 
@@ -304,10 +332,12 @@ def ingest(driver: Any, corpus: Path, embedder: Any, extractor: Any, batch_size:
     started = time.perf_counter()
     summary = ingest_records(timed_records(corpus, watch, problems), store, timed_embedder,
                              timed_extractor, None, batch_size=batch_size, progress=False,
-                             problems=problems)
+                             problems=problems, overlap=overlap)
     total = time.perf_counter() - started
     stages = {s: round(v, 3) for s, v in watch.seconds.items() if not s.startswith("statement:")}
-    statements = {s.split(":", 1)[1]: {"seconds": round(v, 3), "calls": watch.calls[s]}
+    statements = {s.split(":", 1)[1]: {"seconds": round(v, 3), "calls": watch.calls[s],
+                                       "longest_s": round(watch.longest.get(s, 0.0), 3),
+                                       "longest_warm_s": round(watch.longest.get(f"warm:{s}", 0.0), 3)}
                   for s, v in watch.seconds.items() if s.startswith("statement:")}
     accounted = sum(stages.values())
     embedding = stages.get("embedding", 0.0)
@@ -319,7 +349,7 @@ def ingest(driver: Any, corpus: Path, embedder: Any, extractor: Any, batch_size:
         "statements": statements,
         "overhead_beyond_embedding": round((total - embedding) / embedding, 3) if embedding else None,
         "embedding_share": round(embedding / total, 3) if total else None,
-        "batch_size": batch_size,
+        "batch_size": batch_size, "overlap": overlap,
     }
 
 
@@ -347,6 +377,24 @@ def time_each(questions: Sequence[str], call: Callable[[str], Any]) -> tuple[dic
         outputs.append(call(question))
         samples.append(time.perf_counter() - started)
     return percentiles(samples), outputs
+
+
+def time_interleaved(questions: Sequence[str], systems: dict[str, Callable[[str], Any]]
+                     ) -> dict[str, tuple[dict[str, float], list[Any]]]:
+    """Every system on every question, question by question, the order of the systems rotating:
+    a swing in the (shared) machine's load reaches all of them alike."""
+    names = list(systems)
+    for question in questions[:WARMUP]:
+        for name in names:
+            systems[name](question)
+    samples: dict[str, list[float]] = {name: [] for name in names}
+    outputs: dict[str, list[Any]] = {name: [] for name in names}
+    for i, question in enumerate(questions):
+        for name in names[i % len(names):] + names[:i % len(names)]:
+            started = time.perf_counter()
+            outputs[name].append(systems[name](question))
+            samples[name].append(time.perf_counter() - started)
+    return {name: (percentiles(samples[name]), outputs[name]) for name in names}
 
 
 def throughput(questions: Sequence[str], call: Callable[[str], Any], clients: int) -> float:
@@ -391,8 +439,10 @@ def profile_plan(driver: Any, statement: str, params: dict[str, Any]) -> list[st
 def run_scale(driver: Any, corpus_dir: Path, embedder: Any, extractor: Any, *,
               server_pid: int | None = None, vectors: str = "all-MiniLM-L6-v2",
               memory: dict[str, str] | None = None, reingest: int = 2000,
-              concurrency: Sequence[int] = CONCURRENCY, additions: int = ADDITIONS) -> dict[str, Any]:
-    """Every measurement of one scale on an empty database; returns the result mapping."""
+              concurrency: Sequence[int] = CONCURRENCY, additions: int = ADDITIONS,
+              peers: bool = True) -> dict[str, Any]:
+    """Every measurement of one scale on an empty database; returns the result mapping.
+    ``peers``: also neo4j-graphrag's retrievers on the same graph (benchmarks/peers.py)."""
     from car_graph.client import CarClient
     from car_graph.metrics import strict_tca
     from car_graph.retrieval import Retriever
@@ -434,7 +484,14 @@ def run_scale(driver: Any, corpus_dir: Path, embedder: Any, extractor: Any, *,
     client = CarClient(driver, embedder=embedder, extractor=extractor)
 
     def car_e2e(question: str) -> list[str]:
+        # end to end means analysed in the call: the client would remember a question it saw
+        # (the warm-up's, a throughput run's), so it forgets it first
+        client.retriever.forget(question)
         return list(client.retrieve_report(question, K).ids)
+
+    # question analysis alone (embedding, Lucene queries, entity linking), as car_e2e pays it
+    analysis, _ = time_each(texts, retriever.analyse)
+    result["question_analysis"] = analysis
 
     def bm25(question: str) -> list[str]:
         return retriever.search("bm25", question, K)[0]
@@ -450,10 +507,13 @@ def run_scale(driver: Any, corpus_dir: Path, embedder: Any, extractor: Any, *,
         "vector": vector, "car": car, "reference": reference.search, "bm25": bm25,
         "hybrid": hybrid, "vector_e2e": vector_e2e, "car_e2e": car_e2e,
     }
+    if peers:
+        from car_graph_benchmarks.peers import peer_systems
+
+        systems.update(peer_systems(driver, embedder, vectors_by_q, K))
     graph = scale.reference_graph(corpus)
     latency: dict[str, Any] = {}
-    for name, call in systems.items():
-        timing, outputs = time_each(texts, call)
+    for name, (timing, outputs) in time_interleaved(texts, systems).items():
         hits = [strict_tca(ids, K, set(q.gold), graph, anchors=set(q.anchors))
                 for q, ids in zip(questions, outputs, strict=True)]
         timing["strict_tca_at_5"] = round(sum(hits) / len(hits), 4)
@@ -468,10 +528,15 @@ def run_scale(driver: Any, corpus_dir: Path, embedder: Any, extractor: Any, *,
         "reference_p50_over_car_p50": latency["reference"]["p50_ms"] / latency["car"]["p50_ms"],
         "car_e2e_p50_over_vector_e2e_p50": latency["car_e2e"]["p50_ms"] / latency["vector_e2e"]["p50_ms"],
     }
+    if peers:
+        result["ratios"]["car_e2e_p50_over_graphrag_hybrid_e2e_p50"] = (
+            latency["car_e2e"]["p50_ms"] / latency["graphrag_hybrid_e2e"]["p50_ms"])
+        result["ratios"]["car_p50_over_graphrag_hybrid_p50"] = (
+            latency["car"]["p50_ms"] / latency["graphrag_hybrid"]["p50_ms"])
     result["throughput_qps"] = {
         name: {str(n): round(throughput(texts[:THROUGHPUT_QUESTIONS], systems[name], n), 1)
                for n in concurrency}
-        for name in ("car", "vector")
+        for name in THROUGHPUT_SYSTEMS if name in systems
     }
     # where car's time goes: each of its statements, and the old two-statement way, interleaved
     result["statement_cost"] = statement_cost.measure(client, texts[:STATEMENT_COST_QUESTIONS],
@@ -500,6 +565,110 @@ def run_scale(driver: Any, corpus_dir: Path, embedder: Any, extractor: Any, *,
                                "graph_documents_before": result["ingest"]["documents"],
                                "ingest": ingest(driver, corpus_dir / "additions.jsonl", embedder, extractor)}
     return result
+
+
+# ------------------------------------------------------------------------------ partial components
+
+PARTIAL_RATIO_TARGET = 1.5      # ingest cost per document, with / without partial components
+PARTIAL_STATEMENT_TARGET = 1.0  # seconds: no single supersession statement call may take longer
+
+
+def slowest_supersession_statement(ingested: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The supersession statement whose single slowest call over these ingests took longest;
+    ``warm``: the same leaving out each statement's first call per ingest (which also pays
+    Cypher planning on an empty query cache)."""
+    calls = [(v["longest_s"], name) for run in ingested for name, v in run["statements"].items()
+             if name in SUPERSESSION_STATEMENTS]
+    warm = [(v.get("longest_warm_s", 0.0), name) for run in ingested
+            for name, v in run["statements"].items() if name in SUPERSESSION_STATEMENTS]
+    seconds, name = max(calls, default=(0.0, None))
+    warm_seconds, warm_name = max(warm, default=(0.0, None))
+    return {"statement": name, "seconds": seconds, "warm_statement": warm_name,
+            "warm_seconds": warm_seconds}
+
+
+def run_partial_components(driver: Any, corpus_dir: Path, embedder: Any, extractor: Any, *,
+                           n_docs: int, component_size: int, vectors: str, repeats: int = 2,
+                           uri: str = "bolt://127.0.0.1", database: str = "neo4j",
+                           warmup: bool = True) -> dict[str, Any]:
+    """Ingest an amendment-heavy corpus (components of ``component_size`` documents joined by
+    partial edges, :func:`scale.generate_partial`) and its twin without the partial edges, side
+    by side on the same server, each into an emptied database, in ABBA order over ``repeats``
+    rounds (drift of the shared machine's load cancels), after one unrecorded ``warmup`` ingest
+    of the twin (a fresh server's first ingest runs 2-2.5x slower: JIT, caches, query plans).
+    Returns the per-document cost of each,
+    their ratio (with and without the embedding stage) and the slowest single supersession
+    statement call of each."""
+    from car_graph.connection import wipe_database
+
+    stats = scale.generate_partial(corpus_dir, n_docs, component_size)
+    order = [name for r in range(repeats)
+             for name in (("baseline", "partial") if r % 2 == 0 else ("partial", "baseline"))]
+    runs: dict[str, list[dict[str, Any]]] = {"baseline": [], "partial": []}
+    if warmup:
+        wipe_database(driver, database, uri)
+        ingest(driver, corpus_dir / "baseline" / "documents.jsonl", embedder, extractor)
+    load = [os.getloadavg()[0]]
+    for name in order:
+        wipe_database(driver, database, uri)
+        runs[name].append(ingest(driver, corpus_dir / name / "documents.jsonl", embedder, extractor))
+        load.append(os.getloadavg()[0])
+
+    def per_doc_ms(name: str, without_embedding: bool = False) -> float:
+        seconds = sum(r["seconds"] - (r["stages_s"].get("embedding", 0.0) if without_embedding else 0.0)
+                      for r in runs[name])
+        return 1000 * seconds / sum(r["documents"] for r in runs[name])
+
+    cost = {name: round(per_doc_ms(name), 3) for name in runs}
+    fixed = {name: round(per_doc_ms(name, without_embedding=True), 3) for name in runs}
+    slowest = {name: slowest_supersession_statement(runs[name]) for name in runs}
+    ratio = cost["partial"] / cost["baseline"]
+    return {
+        "corpus": stats, "vectors": vectors, "component_size": component_size, "order": order,
+        "runs": runs, "load_average": load,
+        "ms_per_document": cost, "ms_per_document_without_embedding": fixed,
+        "ratio": round(ratio, 3),
+        "ratio_without_embedding": round(fixed["partial"] / fixed["baseline"], 3),
+        "slowest_statement": slowest,
+        "targets": {"ratio_met": ratio <= PARTIAL_RATIO_TARGET,
+                    "statement_met": slowest["partial"]["seconds"] <= PARTIAL_STATEMENT_TARGET},
+    }
+
+
+def _slowest(s: dict[str, Any]) -> str:
+    warm = (f"; after the first call {s['warm_statement']} {s['warm_seconds']:.3f} s"
+            if s.get("warm_statement") else "")
+    return f"{s['statement']} {s['seconds']:.3f} s{warm}"
+
+
+def _partial_section(results: Sequence[dict[str, Any]]) -> list[str]:
+    if not results:
+        return []
+    out = ["## Components joined by partial edges (amendment-heavy corpora)", "",
+           "`scale.generate_partial` writes families of standards: editions superseding each other "
+           "in full, amendments superseding editions and other documents of the family in part, "
+           "corrigenda and one full two-document cycle per family -- partial edges join each "
+           "family into one component. Its twin holds the same records without the partial "
+           "references. Both are ingested side by side on the same server (emptied before each "
+           "ingest, ABBA order, after one unrecorded warm-up ingest); targets (issue \"Speed where users feel it\"): cost per "
+           f"document with partial components <= {PARTIAL_RATIO_TARGET} x without, and no single "
+           f"supersession statement call over {PARTIAL_STATEMENT_TARGET:.0f} s.", "",
+           "| documents | component | vectors | full / partial edges | ms/doc with partial | "
+           "ms/doc without | ratio | ratio without embedding | slowest statement with partial | "
+           "slowest without | targets |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        c, s = r["corpus"], r["slowest_statement"]
+        met = r["targets"]["ratio_met"] and r["targets"]["statement_met"]
+        out.append(
+            f"| {c['documents']:,} | {c['largest_component']:,} | {r['vectors']} | "
+            f"{c['full_edges']:,} / {c['partial_edges']:,} | {r['ms_per_document']['partial']:.2f} | "
+            f"{r['ms_per_document']['baseline']:.2f} | **{r['ratio']:.2f}** | "
+            f"{r['ratio_without_embedding']:.2f} | {_slowest(s['partial'])} | "
+            f"{_slowest(s['baseline'])} | {'met' if met else '**missed**'} |")
+    out += ["", "Commands: " + "; ".join(sorted({f"`{r.get('command', '?')}`" for r in results}))
+            + ". Load averages during each (before the first ingest, then after each): "
+            + "; ".join(", ".join(f"{x:.1f}" for x in r["load_average"]) for r in results) + ".", ""]
+    return out
 
 
 # ------------------------------------------------------------------------------ the report
@@ -534,19 +703,23 @@ free RAM about the size of the store's vector index.
 """
 
 
-def render(results: Sequence[dict[str, Any]], command: str) -> str:
+def render(results: Sequence[dict[str, Any]], command: str,
+           partial: Sequence[dict[str, Any]] = ()) -> str:
     lines = ["# Scale benchmarks", "",
              "Generated by `make bench` (`python -m car_graph_benchmarks.bench`); every number below "
              "was measured in one run per scale, systems side by side on the same server. Do not "
              "edit by hand. Core performance problems found with these runs, with their PROFILE "
              "evidence, and what 1M documents would take: docs/benchmarks-findings.md.", ""]
-    if not results:
+    if not results and not partial:
         return "\n".join(lines + ["No results yet.", ""])
-    m = results[0]["machine"]
+    first = (results or partial)[0]
+    m = first["machine"]
     lines += [f"Machine: {m['cpu']}, {m['cores']} cores (shared with other work), "
-              f"{m['memory'] / 2**30:.0f} GiB RAM, Python {m['python']}, Neo4j {results[0].get('neo4j_version', '?')}.",
+              f"{m['memory'] / 2**30:.0f} GiB RAM, Python {m['python']}, Neo4j {first.get('neo4j_version', '?')}.",
               "", f"Page written by: `{command}`; each scale's measuring command is in its section.",
               "", PROFILE_DOC]
+    if not results:
+        return "\n".join(lines + _partial_section(partial)) + "\n"
     lines += ["## Summary", "",
               "| documents | vectors | ingest docs/s | embedding share | overhead beyond embedding | "
               "car query | car p50 / vector p50 | reference p50 / car p50 | car strict TCA@5 | Python peak | Neo4j peak |",
@@ -563,6 +736,7 @@ def render(results: Sequence[dict[str, Any]], command: str) -> str:
               "With random vectors the embedding stage is a hash, so the overhead is not comparable.",
               ""]
     lines += _additions_table(results)
+    lines += _partial_section(partial)
     lines += _targets_table(results)
     for r in results:
         lines += _scale_section(r)
@@ -620,6 +794,12 @@ TARGET_REASONS = {
         "Analysis: docs/benchmarks-findings.md."),
     "tca": "see the TCA-by-shape column of the latency table: the shape that fails names the cause.",
     "overhead": "see the stage table: the stages other than embedding are the overhead.",
+    "peer_e2e": (
+        "car's end-to-end call analyses the question (entity linking) and walks each anchor's "
+        "closure; the HybridRetriever embeds and runs one vector and one fulltext query. The "
+        "latency table splits both into statement-only and end-to-end rows."),
+    "analysis": "the scale section's question-analysis line, and docs/question-analysis.md per real domain.",
+    "throughput": "the throughput table: statement-only and end-to-end rows with 1, 4 and 8 clients.",
 }
 
 
@@ -640,11 +820,25 @@ def _targets(r: dict[str, Any]) -> list[tuple[str, str, str, bool | None]]:
         ("overhead", "ingest overhead beyond embedding <= 25 %",
          f"{i['overhead_beyond_embedding']:.0%}" if real else "not comparable (random vectors)",
          i["overhead_beyond_embedding"] <= 0.25 if real else None),
-    ]
+    ] + ([
+        ("peer_e2e", "car end-to-end p50 <= 1.2 x neo4j-graphrag HybridRetriever end-to-end p50",
+         f"{lat['car_e2e']['p50_ms']:.1f} / {lat['graphrag_hybrid_e2e']['p50_ms']:.1f} ms = "
+         f"{ratio['car_e2e_p50_over_graphrag_hybrid_e2e_p50']:.2f}",
+         ratio["car_e2e_p50_over_graphrag_hybrid_e2e_p50"] <= 1.2),
+    ] if "car_e2e_p50_over_graphrag_hybrid_e2e_p50" in ratio else []) + ([
+        ("analysis", "question analysis p50 <= 8 ms",
+         f"{r['question_analysis']['p50_ms']:.1f} ms" + ("" if real else " (random vectors: no model)"),
+         r["question_analysis"]["p50_ms"] <= 8.0),
+    ] if "question_analysis" in r else []) + ([
+        ("throughput", "car throughput with 4 clients >= 150 questions/s",
+         f"{r['throughput_qps']['car']['4']:,} statement only"
+         + (f", {r['throughput_qps']['car_e2e']['4']:,} end to end" if "car_e2e" in r["throughput_qps"] else ""),
+         r["throughput_qps"]["car"]["4"] >= 150),
+    ] if "4" in r["throughput_qps"].get("car", {}) else [])
 
 
 def _targets_table(results: Sequence[dict[str, Any]]) -> list[str]:
-    out = ["## Targets (ISSUE8: stated for 100k documents; shown at every scale)", "",
+    out = ["## Targets (ISSUE8 and the speed issue: stated for 100k documents; shown at every scale)", "",
            "| documents | vectors | target | measured | status |", "|---|---|---|---|---|"]
     missed: dict[str, None] = {}
     for r in results:
@@ -698,18 +892,32 @@ def _scale_section(r: dict[str, Any]) -> list[str]:
     names = {"vector": "bare vector top-k (search_vector)", "car": "car (car.cypher: anchors + closure)",
              "reference": "in-memory reference (bm25s + latest dict)", "bm25": "bm25 (fulltext)",
              "hybrid": "hybrid (anchors)", "vector_e2e": "vector, embedding the question each call",
-             "car_e2e": "car end to end (CarClient.retrieve_report)"}
+             "car_e2e": "car end to end (CarClient.retrieve_report)", **PEER_LABELS}
     for key, label in names.items():
+        if key not in r["latency"]:
+            continue  # a run stored before the peers were measured
         t = r["latency"][key]
         out.append(f"| {label} | {t['p50_ms']:.1f} | {t['p95_ms']:.1f} | {t['p99_ms']:.1f} | "
                    f"{t['mean_ms']:.1f} | {t['strict_tca_at_5']:.3f} | {t['tca_by_shape']} |")
     ratio = r["ratios"]
     out += ["", f"Ratios (same run): car p50 / vector p50 = **{ratio['car_p50_over_vector_p50']:.2f}**; "
             f"reference p50 / car p50 = **{ratio['reference_p50_over_car_p50']:.2f}**; end to end, "
-            f"car / vector = {ratio['car_e2e_p50_over_vector_e2e_p50']:.2f}. Question analysis "
+            f"car / vector = {ratio['car_e2e_p50_over_vector_e2e_p50']:.2f}"
+            + (f"; car / neo4j-graphrag HybridRetriever = **{ratio['car_e2e_p50_over_graphrag_hybrid_e2e_p50']:.2f}** "
+               f"end to end, {ratio['car_p50_over_graphrag_hybrid_p50']:.2f} statement only"
+               if "car_e2e_p50_over_graphrag_hybrid_e2e_p50" in ratio else "")
+            + ". Question analysis "
             f"(embedding + entity linking of all questions, batched) took {r['prepare_questions_s']} s and "
-            "is excluded from the first five rows; the in-memory reference index took "
-            f"{r['reference_build_s']} s to build.", "",
+            "is excluded from the statement-only rows; the in-memory reference index took "
+            f"{r['reference_build_s']} s to build."
+            + (f" Question analysis one question at a time (`Retriever.analyse`: embedding, Lucene "
+               f"queries, entity linking): p50 {r['question_analysis']['p50_ms']:.1f} ms, p95 "
+               f"{r['question_analysis']['p95_ms']:.1f} ms." if "question_analysis" in r else ""), "",
+            *(["neo4j-graphrag's retrievers (benchmarks/peers.py) run on the same graph, indexes and "
+               "question vectors, through their own `search`; `top_k` = 5, otherwise their defaults; "
+               "the question reaches the fulltext index with Lucene's special characters escaped. "
+               "The one-hop retriever replaces each vector hit by the documents that supersede it.", ""]
+              if "graphrag_hybrid" in r["latency"] else []),
             f"### Throughput (questions/s over {THROUGHPUT_QUESTIONS} questions, threads sharing one "
             "driver, one session per call)", "",
             "| system | " + " | ".join(f"{n} client{'s' if n > 1 else ''}" for n in CONCURRENCY) + " |",
@@ -737,7 +945,9 @@ def _scale_section(r: dict[str, Any]) -> list[str]:
 def write_report(results_dir: Path, out: Path, command: str) -> None:
     results = sorted((json.loads(p.read_text()) for p in results_dir.glob("scale-*.json")),
                      key=lambda r: (r["corpus"]["documents"], r["vectors"]))
-    out.write_text(render(results, command), encoding="utf-8")
+    partial = sorted((json.loads(p.read_text()) for p in results_dir.glob("partial-*.json")),
+                     key=lambda r: (r["corpus"]["documents"], r["component_size"], r["vectors"]))
+    out.write_text(render(results, command, partial), encoding="utf-8")
 
 
 # ------------------------------------------------------------------------------ command line
@@ -769,6 +979,10 @@ def main(argv: list[str] | None = None, prog: str = "python -m car_graph_benchma
     parser.add_argument("--results", type=Path, default=RESULTS_DIR)
     parser.add_argument("--out", type=Path, default=Path("docs") / "benchmarks.md")
     parser.add_argument("--report-only", action="store_true", help="rewrite the page from stored results")
+    parser.add_argument("--partial-components", type=int, metavar="SIZE",
+                        help="instead of the scale runs: for each of --scales, ingest a corpus of that "
+                             "many documents in components of SIZE joined by partial edges beside its "
+                             "twin without them (per-document cost ratio, slowest supersession statement)")
     args = parser.parse_args(argv)
     logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
     command = f"{prog} " + " ".join(argv if argv is not None else sys.argv[1:])
@@ -790,6 +1004,9 @@ def main(argv: list[str] | None = None, prog: str = "python -m car_graph_benchma
     vectors = (embedder.model_name if args.random_vectors
                else f"all-MiniLM-L6-v2 {embedder.variant}")
     for n_docs in (int(s) for s in args.scales.split(",")):
+        if args.partial_components:
+            run_partial_scale(args, settings, work, n_docs, embedder, vectors, command)
+            continue
         corpus_dir = work / f"scale-{n_docs}"
         if not (corpus_dir / "stats.json").is_file():
             print(f"generating {n_docs:,} documents into {corpus_dir} ...", flush=True)
@@ -815,11 +1032,48 @@ def main(argv: list[str] | None = None, prog: str = "python -m car_graph_benchma
         data["neo4j_version"] = status.version
         data["measured_at"] = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
         data["command"] = command
-        suffix = "-random" if args.random_vectors else ""
+        # one file per scale and embedder: the float32 runs keep the plain name they always had
+        variant = getattr(embedder, "variant", "torch-fp32")
+        suffix = "-random" if args.random_vectors else "" if variant == "torch-fp32" else f"-{variant}"
         (args.results / f"scale-{n_docs}{suffix}.json").write_text(json.dumps(data, indent=2, default=str) + "\n")
         write_report(args.results, args.out, command)
         print(json.dumps({k: data[k] for k in ("ingest", "ratios", "rss")}, indent=2, default=str))
     return 0
+
+
+def run_partial_scale(args: argparse.Namespace, settings: Any, work: Path, n_docs: int, embedder: Any,
+                      vectors: str, command: str) -> None:
+    """One partial-components comparison on a fresh managed instance; stores and reports it."""
+    from neo4j import GraphDatabase
+
+    from car_graph.extraction import EntityExtractor
+    from car_graph.local_server import LocalNeo4j, memory_profile
+
+    size = args.partial_components
+    server = LocalNeo4j(settings.home, settings.neo4j_version, args.instance)
+    server.stop(progress=print)
+    shutil.rmtree(server.instance_dir, ignore_errors=True)
+    profile_name = args.memory or profile_for(n_docs)
+    status = server.start(timeout=300, progress=print, memory=memory_profile(profile_name))
+    try:
+        uri, user, password = server.connection()
+        with GraphDatabase.driver(uri, auth=(user, password)) as driver:
+            print(f"partial components: {n_docs:,} documents in components of {size:,} ({vectors}) ...",
+                  flush=True)
+            data = run_partial_components(driver, work / f"partial-{n_docs}-{size}", embedder,
+                                          EntityExtractor(use_statistical=False), n_docs=n_docs,
+                                          component_size=size, vectors=vectors, uri=uri)
+    finally:
+        server.stop(progress=print)
+    data.update(machine=machine(), neo4j_version=status.version, command=command,
+                measured_at=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+                memory=profile_name)
+    suffix = "-random" if args.random_vectors else ""
+    (args.results / f"partial-{n_docs}-{size}{suffix}.json").write_text(
+        json.dumps(data, indent=2, default=str) + "\n")
+    write_report(args.results, args.out, command)
+    print(json.dumps({k: data[k] for k in ("ms_per_document", "ratio", "ratio_without_embedding",
+                                           "slowest_statement", "targets")}, indent=2))
 
 
 if __name__ == "__main__":

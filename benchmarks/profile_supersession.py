@@ -19,7 +19,8 @@ from typing import Any
 
 from car_graph import cypher
 
-STATEMENTS = ("document_state", "link_explicit", "supersession_component", "reset_unresolved")
+STATEMENTS = ("document_state", "link_explicit", "cycle_candidates", "supersession_component",
+              "reset_unresolved")
 WRITES = frozenset({"link_explicit", "reset_unresolved"})
 ID_QUERY = "id_prefix_sample"  # queries/id_prefix_sample.cypher
 
@@ -38,14 +39,16 @@ def plan_lines(node: dict[str, Any], depth: int = 0) -> list[str]:
 
 def profile(driver: Any, name: str, ids: list[str]) -> tuple[float, Any]:
     text = cypher.statement(name, profile=True)
+    # the component walk starts from one document (the pipeline walks each component once)
+    params: dict[str, Any] = {"id": ids[0]} if name == "supersession_component" else {"ids": ids}
     with driver.session() as session:
         started = time.perf_counter()
         if name in WRITES:
             with session.begin_transaction() as tx:
-                summary = tx.run(text, ids=ids).consume()
+                summary = tx.run(text, params).consume()
                 tx.rollback()
         else:
-            summary = session.run(text, ids=ids).consume()
+            summary = session.run(text, params).consume()
         return time.perf_counter() - started, summary.profile
 
 

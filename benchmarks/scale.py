@@ -462,6 +462,151 @@ def _next_release(tail: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             "supersedes": [tail["id"]]}
 
 
+# ------------------------------------------------------------------------- partial components
+
+STANDARD_SIZE = 40        # documents per standard (editions, amendments, corrigenda)
+TOPICS = ("conformity assessment", "test methods", "marking", "definitions", "tolerances",
+          "safety requirements", "sampling", "packaging", "electrical clearance", "labelling",
+          "calibration", "storage conditions", "documentation", "traceability", "noise limits")
+
+
+class _DisjointSets:
+    def __init__(self) -> None:
+        self.parent: dict[str, str] = {}
+
+    def find(self, x: str) -> str:
+        self.parent.setdefault(x, x)
+        while self.parent[x] != x:
+            self.parent[x] = self.parent[self.parent[x]]
+            x = self.parent[x]
+        return x
+
+    def union(self, a: str, b: str) -> None:
+        self.parent[self.find(a)] = self.find(b)
+
+    def sizes(self) -> Counter[str]:
+        return Counter(self.find(x) for x in list(self.parent))
+
+
+def generate_partial(out_dir: Path, n_docs: int, component_size: int, seed: int = 7) -> dict[str, Any]:
+    """An amendment-heavy corpus, as standards and statutes are: components of
+    ``component_size`` documents joined by *partial* supersession, and its twin without them.
+
+    Each component is a family of standards of ``STANDARD_SIZE`` documents. A standard's
+    editions supersede each other in full (a short full chain); its amendments supersede the
+    current edition in part, and half of them also amend a random earlier document of the family
+    in part; each standard's first edition amends an earlier standard of the family in part, so
+    partial edges join the whole family into one component. One amendment in 10 is replaced in
+    full by a corrigendum, and each family holds one full two-document cycle (an amendment and
+    its consolidated text naming each other, the amendment by a forward reference), so the
+    cycle pass has real work. Only explicit references: no rules file.
+
+    Writes ``partial/documents.jsonl`` and ``baseline/documents.jsonl`` -- the same records,
+    the baseline without the partial references (its full edges, texts and scopes identical) --
+    and ``stats.json``: the side-by-side ingest measures only what the partial edges cost."""
+    if component_size < STANDARD_SIZE:
+        raise ValueError(f"a partial component needs at least {STANDARD_SIZE} documents")
+    rng = random.Random(seed)
+    started = time.perf_counter()
+    sets, full_sets = _DisjointSets(), _DisjointSets()
+    counts = Counter[str]()
+    (out_dir / "partial").mkdir(parents=True, exist_ok=True)
+    (out_dir / "baseline").mkdir(parents=True, exist_ok=True)
+    with open(out_dir / "partial" / "documents.jsonl", "w", encoding="utf-8") as with_partial, \
+            open(out_dir / "baseline" / "documents.jsonl", "w", encoding="utf-8") as without:
+
+        def emit(record: dict[str, Any]) -> None:
+            with_partial.write(json.dumps(record, separators=(",", ":")) + "\n")
+            full = [r for r in record.get("supersedes", ()) if not r["partial"]]
+            without.write(json.dumps({**record, "supersedes": full}, separators=(",", ":")) + "\n")
+            counts["documents"] += 1
+            sets.find(record["id"])
+            full_sets.find(record["id"])
+            for ref in record.get("supersedes", ()):
+                counts["partial_edges" if ref["partial"] else "full_edges"] += 1
+                sets.union(record["id"], ref["id"])
+                if not ref["partial"]:
+                    full_sets.union(record["id"], ref["id"])
+
+        family = 0
+        while counts["documents"] < n_docs:
+            size = min(component_size, n_docs - counts["documents"])
+            _standards_family(emit, rng, family, size, counts)
+            family += 1
+    sizes = sorted(sets.sizes().values(), reverse=True)
+    full_sizes = sorted(full_sets.sizes().values(), reverse=True)
+    stats = {"documents": counts["documents"], "component_size": component_size,
+             "full_edges": counts["full_edges"], "partial_edges": counts["partial_edges"],
+             "cycles": counts["cycles"], "components": len(sizes), "largest_component": sizes[0],
+             "largest_full_component": full_sizes[0], "families": family,
+             "seconds": round(time.perf_counter() - started, 2)}
+    (out_dir / "stats.json").write_text(json.dumps(stats, indent=2) + "\n")
+    return stats
+
+
+def _standards_family(emit: Any, rng: random.Random, family: int, size: int, counts: Counter[str]) -> None:
+    """``size`` documents of one family (see :func:`generate_partial`), in date order."""
+    day = EPOCH + timedelta(days=rng.randrange(365))
+    written: list[str] = []
+    cycle_made = False
+    standard = 0
+    while len(written) < size:
+        key = f"STD-{family:04d}-{standard:03d}"
+        current = ""
+        own = min(STANDARD_SIZE, size - len(written))
+        position = 0
+        while position < own:
+            topic = rng.choice(TOPICS)
+            refs: list[dict[str, Any]] = []
+            if not current or (position and rng.random() < 0.05):
+                doc_id = f"{key}-ed{position}"
+                kind, title = "standard", f"{key} edition {position}: {topic}"
+                if current:
+                    refs.append({"id": current, "partial": False})
+                elif written:  # the first edition amends an earlier standard of the family
+                    refs.append({"id": rng.choice(written), "partial": True})
+                current = doc_id
+            else:
+                doc_id = f"{key}-am{position}"
+                kind, title = "amendment", f"{key} amendment {position}: {topic}"
+                refs.append({"id": current, "partial": True})
+                if written and rng.random() < 0.5:
+                    other = rng.choice(written)
+                    if other != current:
+                        refs.append({"id": other, "partial": True})
+            record: dict[str, Any] = {
+                "id": doc_id, "title": title, "domain": DOMAIN, "kind": kind,
+                "text": f"{title}. Clause {rng.randrange(1, 40)} on {topic} is revised; "
+                        f"{rng.choice(FEATURES)}.",
+                "published": day.isoformat(), "scope": {"standard": key},
+                "attributes": {"series": key}, "supersedes": refs}
+            consolidated = None
+            if kind == "amendment" and not cycle_made and position + 1 < own:
+                # a data error real corpora have: amendment and consolidated text name each other
+                consolidated = f"{key}-cons{position}"
+                record["supersedes"] = [*refs, {"id": consolidated, "partial": False}]
+            emit(record)
+            written.append(doc_id)
+            position += 1
+            day += timedelta(days=rng.randrange(1, 20))
+            if consolidated is not None:
+                emit({**record, "id": consolidated, "kind": "consolidated",
+                      "title": f"{key} consolidated text", "published": day.isoformat(),
+                      "supersedes": [{"id": doc_id, "partial": False}]})
+                written.append(consolidated)
+                position += 1
+                cycle_made = True
+                counts["cycles"] += 1
+            elif kind == "amendment" and position < own and rng.random() < 0.1:
+                corrigendum = f"{key}-cor{position}"
+                emit({**record, "id": corrigendum, "kind": "corrigendum",
+                      "title": f"{key} corrigendum to amendment {position - 1}",
+                      "published": day.isoformat(), "supersedes": [{"id": doc_id, "partial": False}]})
+                written.append(corrigendum)
+                position += 1
+        standard += 1
+
+
 def read_questions(path: Path) -> list[ScaleQuestion]:
     with open(path, encoding="utf-8") as handle:
         return [ScaleQuestion(d["id"], d["question"], tuple(d["gold"]), tuple(d["anchors"]),

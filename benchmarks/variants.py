@@ -46,6 +46,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
 import random
 import re
 import sys
@@ -62,6 +63,7 @@ from car_graph.records import DocumentRecord, SupersedesRef, write_jsonl
 from car_graph_benchmarks.corpora import ENV_VAR, CorporaError, require_corpora_dir
 from car_graph_benchmarks.links import gold_edges
 from car_graph_benchmarks.questions import (
+    _DANGLING,
     DomainBenchmark,
     build_benchmark,
     flaw_phrase,
@@ -399,6 +401,36 @@ SECURITY_FAMILIES: dict[str, dict[str, str]] = {
         "whats-the-fix": "{f} ({p}): what's the fix?",
     },
 }
+# issue 17: the security verdict sets (flaw wording only; a lexical lure; two named products)
+SECURITY_FAMILIES.update({
+    "flaw_shared": {
+        "fixed": "Has the flaw \"{f}\" been fixed?",
+        "worry": "Do we still need to worry about {f}?",
+        "which-release": "Which release resolved {f}?",
+        "open": "Is {f} still an open issue?",
+        "exposed": "Are we still exposed to {f}?",
+        "patched": "Was {f} ever patched?",
+    },
+    "lure": {
+        "fixed": "Has \"{f}\" been fixed?",
+        "still-worry": "Should we still worry about {f}?",
+        "resolved": "Where was {f} resolved?",
+        "upgrade": "What should I upgrade to because of {f}?",
+        "affected": "Are we still affected by {f}?",
+        "closed": "Is the problem with {f} closed?",
+    },
+    "two_named": {
+        "both-fixed": "Are the {a} issue \"{fa}\" and the {b} issue \"{fb}\" both fixed?",
+        "status": "What is the status of {fa} in {a} and of {fb} in {b}?",
+        "audit": "Audit: {a} ({fa}) and {b} ({fb}) -- still open?",
+        "upgrade": "Which releases of {a} and {b} fix {fa} and {fb}?",
+    },
+})
+# flaw_shared: another product's advisory scores at least this share of the anchor's own lexical
+# score (an independent BM25 over title and text, not car-graph's), both in the top FIT_TOP
+FIT_SHARE = 0.7
+FIT_TOP = 5
+GENERIC_WORDS = 6
 DRUG_FAMILIES: dict[str, dict[str, str]] = {
     "structured": {
         "still-approved": "Is {t} ({id}) still approved?",
@@ -433,6 +465,20 @@ DRUG_FAMILIES: dict[str, dict[str, str]] = {
         "shelves": "Can {g} still be found on pharmacy shelves?",
         "status": "What is the current regulatory status of {t}?",
     },
+    "masked_shared": {
+        "indicated-for": "Is the drug indicated for {ind} still approved?",
+        "prescribed-for": "Can this drug, prescribed for {ind}, still be sold in the US?",
+        "still-market": "The drug we use for {ind}: is it still on the market?",
+        "current": "Is the medicine approved for {ind} still current?",
+        "pharmacy": "Would a pharmacy still fill the drug for {ind}?",
+    },
+    "two_named": {
+        "either": "Is {a} or {b} still approved?",
+        "both": "Are {a} and {b} both still on the US market?",
+        "status": "What is the current status of {a} and of {b}?",
+        "pair": "We stock {a} and {b}; are they still approved?",
+        "list": "Can pharmacies still sell {a} and {b}?",
+    },
     "masked_indication": {
         "indicated-for": "Is the drug indicated for {ind} still approved?",
         "class-for": "Is this drug, a {cls} indicated for {ind}, still approved?",
@@ -442,6 +488,7 @@ DRUG_FAMILIES: dict[str, dict[str, str]] = {
         "prescribed-for": "Can this drug, prescribed for {ind}, still be sold in the US?",
     },
 }
+MAX_SHARED = 5  # masked_shared: at most this many approvals share the indication (k = 5)
 # facts each masked-indication family uses (the question is asked only if they are unique)
 _MASKED_FACTS = {"indicated-for": ("ind",), "class-for": ("cls", "ind"), "moa-for": ("moa", "ind"),
                  "full-profile": ("cls", "ind", "moa"), "prescribed-for": ("ind",)}
@@ -658,6 +705,144 @@ def _security_sets(anchors: Sequence[Anchor], export: Export, names: set[str],
                     a, lambda f, t: _cap(t.format(p=p, f=a.flaw)), product=p, flaw=a.flaw)
         else:
             sets["paraphrase"].skipped["no flaw phrase"] += 1
+    sets.update(_security_verdict_sets(anchors, export))
+    return sets
+
+
+class _Bm25:
+    """A plain BM25 (k1 1.2, b 0.75) over documents' title and text: the builders' own lexical
+    judge of which documents a question's words fit, independent of car-graph's indexes."""
+
+    def __init__(self, documents: Sequence[DocumentRecord]):
+        self.ids = [d.id for d in documents]
+        self.terms = [Counter(_words(f"{d.title} {d.text}")) for d in documents]
+        self.lengths = [sum(t.values()) for t in self.terms]
+        self.average = sum(self.lengths) / max(len(self.lengths), 1)
+        df: Counter[str] = Counter()
+        for t in self.terms:
+            df.update(t.keys())
+        n = len(documents)
+        self.idf = {w: math.log(1 + (n - c + 0.5) / (c + 0.5)) for w, c in df.items()}
+        self.postings: dict[str, list[int]] = {}
+        for i, t in enumerate(self.terms):
+            for w in t:
+                self.postings.setdefault(w, []).append(i)
+
+    def top(self, question: str, n: int) -> list[tuple[str, float]]:
+        scores: Counter[int] = Counter()
+        for w in set(_words(question)):
+            for i in self.postings.get(w, ()):
+                tf = self.terms[i][w]
+                norm = tf + 1.2 * (1 - 0.75 + 0.75 * self.lengths[i] / self.average)
+                scores[i] += self.idf[w] * tf * 2.2 / norm
+        return [(self.ids[i], s) for i, s in scores.most_common(n)]
+
+
+_STOP = frozenset(["a", "an", "and", "are", "be", "been", "by", "do", "does", "for", "has", "have", "i", "if", "in", "is", "it", "of", "on", "or", "our", "should", "still", "that", "the", "this", "to", "use", "was", "we", "what", "where", "which", "with"])
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _STOP]
+
+
+def _security_verdict_sets(anchors: Sequence[Anchor], export: Export) -> dict[str, _SetBuilder]:
+    """Issue 17's security verdict sets, gold from the exported explicit edges:
+
+    * ``flaw_shared``: the flaw's generic wording alone (its first clause, at most GENERIC_WORDS
+      words), no product, asked only when an advisory of
+      another product fits that wording about as well (BM25 within FIT_SHARE of the anchor's,
+      both in the top FIT_TOP): several documents fit, a verdict should list the gold;
+    * ``lure``: the flaw's generic wording alone, asked only when the best BM25 match of the question is
+      an advisory of another product that nothing supersedes (an unrelated document in force:
+      the verdict must not call it in force);
+    * ``two_named``: two products each with its flaw; one verdict per named subject.
+    """
+    fam = SECURITY_FAMILIES
+    sets = {name: _SetBuilder("security", name, fam[name])
+            for name in ("flaw_shared", "lure", "two_named")}
+    docs = {d.id: d for d in export.documents}
+    bm25 = _Bm25(export.documents)
+    graph = SupersessionGraph(supersession_edges(export.documents, rules=[]))
+
+    def products(doc_id: str) -> set[str]:
+        return set(docs[doc_id].scope.get("product", ()))
+
+    def in_force(doc_id: str) -> bool:
+        return graph.controlling([doc_id]) == {doc_id}
+
+    for a in anchors:
+        if not a.flaw:
+            for name in sets:
+                sets[name].skipped["no flaw phrase"] += 1
+            continue
+        own = products(a.anchor)
+        # the flaw's generic head: its first clause, at most GENERIC_WORDS words -- the wording a
+        # user recalls ("cross-site scripting via the admin") without what singles it out
+        head = re.split(r"[,;(]", a.flaw)[0].split()[:GENERIC_WORDS]
+        while head and head[-1].lower() in _DANGLING | {"due", "improper"}:  # reads as a cut
+            head.pop()
+        generic = " ".join(head) if len(head) >= 2 else ""
+        if {w.lower() for w in re.findall(r"[\w.-]+", generic)} & {p.lower() for p in own}:
+            generic = ""  # the wording names the anchor's own product: not a generic question
+
+        def shared(family: str, template: str, a: Anchor = a, own: set[str] = own,
+                   generic: str = generic) -> Made | None:
+            if not generic:
+                return None
+            question = _cap(template.format(f=generic))
+            ranked = bm25.top(question, FIT_TOP)
+            mine = dict(ranked).get(a.anchor)
+            if mine is None:
+                return None
+            fitting = [d for d, score in ranked if d != a.anchor and docs[d].kind == "advisory"
+                       and not products(d) & own and score >= FIT_SHARE * mine]
+            return (question, {"also_fits": fitting}) if fitting else None
+
+        if not sets["flaw_shared"].try_families(a, shared, flaw=generic):
+            sets["flaw_shared"].skipped["no other product's advisory fits the wording"] += 1
+
+        def lure(family: str, template: str, a: Anchor = a, own: set[str] = own,
+                 generic: str = generic) -> Made | None:
+            if not generic:
+                return None
+            question = _cap(template.format(f=generic))
+            ranked = bm25.top(question, 1)
+            if not ranked:
+                return None
+            best = ranked[0][0]
+            if (best == a.anchor or docs[best].kind != "advisory" or products(best) & own
+                    or not in_force(best)):
+                return None
+            return question, {"lure": best}
+
+        if not sets["lure"].try_families(a, lure, flaw=generic):
+            sets["lure"].skipped["best lexical match is not another product's open advisory"] += 1
+    # two named products: each anchor with the next one of its split (a stable order)
+    by_split: dict[str, list[Anchor]] = {}
+    for a in anchors:
+        if a.flaw and a.product:
+            by_split.setdefault(a.split, []).append(a)
+    pair = sets["two_named"]
+    for split, pool in sorted(by_split.items()):
+        pool = sorted(pool, key=lambda a: _hash01("security", "pair", a.source_id))
+        for first, second in zip(pool[::2], pool[1::2], strict=False):
+            if (first.plain.lower() == second.plain.lower() or set(first.gold) & set(second.gold)
+                    or products(first.anchor) & products(second.anchor)):
+                pair.skipped["same product or shared gold"] += 1
+                continue
+            order = pair.families_for(split)
+            _rng("security", "two_named", first.source_id).shuffle(order)
+            family = order[0]
+            pair.rows.append({
+                "id": f"security-two_named-{len(pair.rows) + 1:04d}",
+                "question": pair.families[family].format(a=first.product, b=second.product,
+                                                         fa=first.flaw, fb=second.flaw),
+                "gold": sorted(set(first.gold) | set(second.gold)),
+                "anchors": sorted({first.anchor, second.anchor}),
+                "split": split, "family": family, "set": "two_named",
+                "info": {"source_anchor": first.source_id,
+                         "source_anchors": [first.source_id, second.source_id]},
+            })
     return sets
 
 
@@ -671,6 +856,11 @@ def _drug_sets(anchors: Sequence[Anchor], export: Export, names: set[str],
         "partial_id": _SetBuilder("drug", "partial_id", fam["partial_id"]),
         "paraphrase": _SetBuilder("drug", "paraphrase", fam["paraphrase"]),
         "masked_indication": _SetBuilder("drug", "masked_indication", fam["masked_indication"]),
+        # issue 17: the description fits several approvals (2-5 share the indication), so the
+        # question has no single subject: a verdict should be ambiguous and list the gold
+        "masked_shared": _SetBuilder("drug", "masked_shared", fam["masked_shared"]),
+        # issue 17: two drugs named in one question; one verdict per named subject
+        "two_named": _SetBuilder("drug", "two_named", fam["two_named"]),
     }
     carriers = family_split("drug:typo_carrier", list(fam["typo_carrier"]))
     approvals = [d for d in export.documents if d.kind == "approval"]
@@ -744,6 +934,40 @@ def _drug_sets(anchors: Sequence[Anchor], export: Export, names: set[str],
 
         if not sets["masked_indication"].try_families(a, masked, **a.facts):
             sets["masked_indication"].skipped["facts shared with another approval"] += 1
+
+        def shared(family: str, template: str) -> str | None:
+            sharing = fact_counts[(("ind", lowered["ind"]),)]
+            if not 2 <= sharing <= MAX_SHARED:
+                return None
+            return template.format(ind=_phrase(facts["ind"]))
+
+        if not sets["masked_shared"].try_families(a, shared, **a.facts):
+            sets["masked_shared"].skipped[f"indication not shared by 2-{MAX_SHARED} approvals"] += 1
+    # two named drugs: each anchor with the next one of its split (a stable order), distinct names
+    by_split: dict[str, list[Anchor]] = {}
+    for a in anchors:
+        if a.trademark or a.generic:
+            by_split.setdefault(a.split, []).append(a)
+    for split, pool in by_split.items():
+        pool = sorted(pool, key=lambda a: _hash01("drug", "pair", a.source_id))
+        for first, second in zip(pool[::2], pool[1::2], strict=False):
+            n1, n2 = first.trademark or first.generic, second.trademark or second.generic
+            if n1.lower() == n2.lower() or set(first.gold) & set(second.gold):
+                sets["two_named"].skipped["same name or shared gold"] += 1
+                continue
+            pair = sets["two_named"]
+            order = pair.families_for(split)
+            _rng("drug", "two_named", first.source_id).shuffle(order)
+            family = order[0]
+            pair.rows.append({
+                "id": f"drug-two_named-{len(pair.rows) + 1:04d}",
+                "question": pair.families[family].format(a=n1, b=n2),
+                "gold": sorted(set(first.gold) | set(second.gold)),
+                "anchors": sorted({first.anchor, second.anchor}),
+                "split": split, "family": family, "set": "two_named",
+                "info": {"source_anchor": first.source_id,  # both anchors share the split
+                         "source_anchors": [first.source_id, second.source_id]},
+            })
     return sets
 
 

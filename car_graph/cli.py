@@ -51,7 +51,7 @@ from car_graph.local_server import DEFAULT_MEMORY, MEMORY_PROFILES, LocalNeo4j, 
 from car_graph.settings import Settings
 from car_graph.stats import graph_stats
 from car_graph.types import Explanation, Hop, instant, known_at_instant
-from car_graph.verdict import Verdict, VerdictKind
+from car_graph.verdict import VERDICT_MARGIN, Verdict, VerdictKind
 
 
 @dataclass(frozen=True)
@@ -468,10 +468,21 @@ def render_verdict(verdict: Verdict) -> str:
             lines.append(f"    {hop.from_id} -> {hop.to_id} {hop.how()}")
             if hop.evidence:
                 lines.append(f"      evidence: {hop.evidence}")
+    for label, readings in (("candidate", verdict.candidates), ("subject", verdict.subjects)):
+        for reading in readings:
+            lines.append(f"  {label}: {reading.subject_id} [{_status_of(reading)}] "
+                         f"{reading.subject_title}")
+            for result in reading.controlling:
+                if result.doc_id != reading.subject_id:
+                    lines.append(f"    controlled by: {result.doc_id} [{result.status}] {result.title}")
     lines.extend(f"  note: {note}" for note in verdict.notes)
     if verdict.ambiguous_scopes:
         lines.append("  note: scope holds several chains (kappa > 1): " + ", ".join(verdict.ambiguous_scopes))
     return "\n".join(lines)
+
+
+def _status_of(verdict: Verdict) -> str:
+    return "active" if verdict.kind is VerdictKind.IN_FORCE else verdict.kind.value
 
 
 @main.command("ask")
@@ -684,15 +695,39 @@ plot_option = click.option(
 @plot_option
 @click.option("--k-max", type=click.IntRange(1, 100), default=20, show_default=True,
               help="With --plot: TCA@k for k = 1..K_MAX, from one run at depth K_MAX.")
+@click.option("--verdicts", "verdicts", is_flag=True,
+              help="Score the verdicts of `ask` instead (decisive precision and coverage, "
+                   "ambiguous-with-gold, stale rate) beside the naive baseline: the top-1 dense "
+                   "document's own status.")
+@click.option("--margins", default=None, metavar="M[,M...]",
+              help="With --verdicts: fused-score margins to score (the first is reported; "
+                   f"default {VERDICT_MARGIN}).")
 @progress_option
 @json_option
 @pass_state
 def evaluate(state: CliState, queries: Path, k: int, systems: str, domain: str | None,
-             known_at: datetime | None, plot_path: Path | None, k_max: int, progress: bool | None,
-             as_json: bool) -> None:
+             known_at: datetime | None, plot_path: Path | None, k_max: int, verdicts: bool,
+             margins: str | None, progress: bool | None, as_json: bool) -> None:
     """Score every system on QUERIES (JSON Lines) against the same graph, in one run. With
     --known-at, car and hybrid against the graph as recorded then (the single-index baselines
     read the current graph only)."""
+    if verdicts:
+        if known_at is not None:
+            # the verdicts' baseline is the top-1 dense document, read from the current graph
+            raise click.BadParameter("--verdicts reads the current graph only (its dense "
+                                     "baseline has no recorded history)", param_hint="--known-at")
+        try:
+            chosen = [float(m) for m in (margins or str(VERDICT_MARGIN)).split(",") if m.strip()]
+        except ValueError as exc:
+            raise click.BadParameter(f"not a number in {margins!r}", param_hint="--margins") from exc
+        with state.driver() as driver, _client(state, driver) as car:
+            verdict_report = car.evaluate_verdicts(queries, k=k, domain=domain, margins=chosen,
+                                                   progress=_show_progress(progress, as_json))
+        if as_json:
+            _echo_json(verdict_report.to_json())
+        else:
+            click.echo(verdict_report.table())
+        return
     names = [s.strip() for s in systems.split(",") if s.strip()]
     if known_at is not None and systems == ",".join(DEFAULT_SYSTEMS):
         names = [n for n in names if n in ("car", "hybrid")]

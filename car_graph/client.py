@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from datetime import date, datetime
 from pathlib import Path
 from types import TracebackType
@@ -19,14 +20,15 @@ from typing import Any
 
 from neo4j import Driver
 from rapidfuzz import fuzz, process
+from tqdm import tqdm
 
 from car_graph import analyst, schema
 from car_graph.analyst import QueryResult
 from car_graph.connection import open_driver
 from car_graph.domains import Domain, domain_to_mapping, stored_domains
 from car_graph.embedding import DEFAULT_EMBEDDING_DEVICE, Embedder, create_embedder
-from car_graph.errors import EmptyGraphError, NotFoundError, UnknownDocumentError
-from car_graph.evaluation import EvaluationReport, evaluate, read_queries
+from car_graph.errors import ConfigError, EmptyGraphError, NotFoundError, UnknownDocumentError
+from car_graph.evaluation import EvaluationReport, VerdictReport, evaluate, read_queries
 from car_graph.extraction import EntityExtractor
 from car_graph.ingest.pipeline import (
     DeleteSummary,
@@ -38,6 +40,7 @@ from car_graph.ingest.pipeline import (
     purge_history,
 )
 from car_graph.ingest.sources import read_source
+from car_graph.metrics import Reading, VerdictOutcome, score_verdicts
 from car_graph.records import DocumentRecord
 from car_graph.retrieval import Retrieval, RetrievalSettings, Retriever
 from car_graph.rules import Rule, load_domain_file
@@ -45,7 +48,20 @@ from car_graph.settings import Settings
 from car_graph.store import GraphStore
 from car_graph.target import resolve_target
 from car_graph.types import Explanation, KnownAt, Result, instant, known_at_instant
-from car_graph.verdict import Verdict, decide, subject_of, with_llm
+from car_graph.verdict import (
+    VERDICT_MARGIN,
+    Verdict,
+    close_anchors,
+    judge,
+    kind_of_status,
+    mention_groups,
+    named_subjects,
+    named_verdict,
+    not_the_whole_question,
+    outcome,
+    several,
+    with_llm,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -262,21 +278,54 @@ class CarClient:
 
     def answer(
         self, question: str, as_of: date | None = None, *, k: int = 5, domain: str | None = None,
-        llm: Callable[[str], str] | None = None, known_at: KnownAt = None,
+        llm: Callable[[str], str] | None = None, margin: float = VERDICT_MARGIN,
+        known_at: KnownAt = None,
     ) -> Verdict:
         """Is the document the question is about in force, and if not, what controls it?
 
-        Deterministic: retrieval, then the subject's closure (``explain``) as of ``as_of``. With
-        ``llm`` (a function prompt -> text) the verdict also carries the model's answer to
-        ``verdict.prompt()``; car-graph never calls a model on its own.
+        Deterministic, and one statement: retrieval returns, from the same walk, the closures
+        of the anchors within ``margin`` of the top one (and of those holding an entity the
+        question links, when it links several), as of ``as_of``; one subject is asserted only
+        when the evidence singles it out, else the verdict is AMBIGUOUS with its candidates.
+        With ``llm`` (a function prompt -> text) the verdict also carries the model's answer to
+        ``verdict.prompt()``; car-graph never calls a model on its own. ``known_at``: the
+        verdict car-graph would have given then (readings and any explain read as recorded then).
         """
 
-        retrieval = self.retrieve_report(question, k=k, as_of=as_of, domain=domain, known_at=known_at)
-        subject = subject_of(retrieval)
-        explanation = (self.explain(subject, as_of=as_of, known_at=known_at)
-                       if subject is not None else None)
-        verdict = decide(retrieval, explanation)
+        retrieval = self.retriever.retrieve(question, k, as_of, domain, known_at_instant(known_at),
+                                            readings=k, reading_margin=margin)
+        verdict = self.verdict_on(retrieval, k=k, margin=margin)
         return with_llm(verdict, llm) if llm is not None else verdict
+
+    def verdict_on(self, retrieval: Retrieval, *, k: int = 5, margin: float = VERDICT_MARGIN,
+                   explain: Callable[[str], Explanation] | None = None) -> Verdict:
+        """The verdict on a retrieval: the close anchors' closures, judged by
+        ``verdict.judge``; a question whose linked entities are held by different anchors gets
+        one verdict per named subject. Closures come from ``retrieval.readings`` (walked by the
+        retrieval itself); only an anchor it did not walk costs an ``explain``."""
+        walked = {e.doc_id: e for e in retrieval.readings}
+        explain_one = explain or (lambda doc_id: self.retriever.explain(
+            doc_id, retrieval.as_of, retrieval.known_at))
+
+        def closure_of(doc_id: str) -> Explanation:
+            return walked[doc_id] if doc_id in walked else explain_one(doc_id)
+
+        close = close_anchors(retrieval, margin, k)
+        explanations = {a: closure_of(a) for a in close}
+        held = dict(zip(retrieval.anchors, map(frozenset, retrieval.anchor_held), strict=False))
+        named = named_subjects(retrieval, held, k)
+        if named:
+            groups = mention_groups(list(dict.fromkeys(retrieval.question_entities)))
+            for holders in named:
+                for anchor in holders:
+                    if anchor not in explanations:
+                        explanations[anchor] = closure_of(anchor)
+            return several(retrieval, [
+                replace(named_verdict(retrieval, holders, group, explanations, held, margin),
+                        margin=margin)
+                for holders, group in zip(named, groups, strict=True)])
+        return not_the_whole_question(judge(retrieval, explanations, margin, k, held),
+                                      retrieval, explanations, held, margin, k)
 
     def context(
         self, question: str, as_of: date | None = None, *, k: int = 5, domain: str | None = None,
@@ -302,6 +351,46 @@ class CarClient:
             progress=progress, depth=depth, known_at=known_at_instant(known_at),
         )
 
+    def evaluate_verdicts(
+        self, queries_path: Path, k: int = 5, domain: str | None = None,
+        margins: Sequence[float] = (VERDICT_MARGIN,), progress: bool = False,
+    ) -> VerdictReport:
+        """Score ``answer``'s verdicts on a queries file (gold: ``gold`` = the controlling
+        documents, ``anchors`` = what the question is about), beside the naive baseline (the
+        top-1 dense document's own status). With several ``margins`` each is scored from the
+        same retrievals (the first is the reported one; the rest form the sweep)."""
+        if not margins:
+            raise ConfigError("give at least one margin")
+        queries = read_queries(queries_path)
+        self.retriever.prepare(q.question for q in queries)
+        cache: dict[tuple[str, date | None], Explanation] = {}
+
+        def explain_as_of(as_of: date | None) -> Callable[[str], Explanation]:
+            def explain(doc_id: str) -> Explanation:
+                if (doc_id, as_of) not in cache:
+                    cache[(doc_id, as_of)] = self.retriever.explain(doc_id, as_of)
+                return cache[(doc_id, as_of)]
+            return explain
+
+        runs: dict[float, list[Any]] = {m: [] for m in margins}
+        baseline: list[Any] = []
+        for query in tqdm(queries, disable=not progress, desc="verdicts", unit="q"):
+            explain = explain_as_of(query.as_of)
+            retrieval = self.retriever.retrieve(query.question, k, query.as_of, domain,
+                                                readings=k, reading_margin=max(margins))
+            for margin in margins:
+                verdict = self.verdict_on(retrieval, k=k, margin=margin, explain=explain)
+                runs[margin].append((outcome(verdict), query.gold, query.anchors))
+            dense, _ = self.retriever.search("dense", query.question, 1, query.as_of, domain)
+            baseline.append((naive_outcome(explain(dense[0]) if dense else None),
+                             query.gold, query.anchors))
+        return VerdictReport(
+            k=k, n=len(queries), margin=margins[0],
+            systems={"car": score_verdicts(runs[margins[0]]),
+                     "dense_top1_status": score_verdicts(baseline)},
+            sweep={m: score_verdicts(runs[m]) for m in margins},
+        )
+
     # -- lifecycle -----------------------------------------------------------------------------
     def close(self) -> None:
         if self._owns_driver:
@@ -315,3 +404,14 @@ class CarClient:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+
+def naive_outcome(explanation: Explanation | None) -> VerdictOutcome:
+    """The naive baseline's verdict: the top-1 dense document taken as the subject, with its
+    own status and controlling documents."""
+    if explanation is None:
+        return VerdictOutcome(kind="not_found")
+    kind = kind_of_status(explanation.status).value
+    return VerdictOutcome(kind=kind, reading=Reading(
+        explanation.doc_id, kind, frozenset(r.doc_id for r in explanation.controlling)))

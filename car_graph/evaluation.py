@@ -19,7 +19,14 @@ from typing import Any
 from tqdm import tqdm
 
 from car_graph.errors import ConfigError, IngestError
-from car_graph.metrics import Edge, QueryScore, SupersessionGraph, SystemScores, score_query
+from car_graph.metrics import (
+    Edge,
+    QueryScore,
+    SupersessionGraph,
+    SystemScores,
+    VerdictScores,
+    score_query,
+)
 from car_graph.records import parse_date
 from car_graph.retrieval import Retriever, to_date
 from car_graph.semantics import DocFacts
@@ -240,3 +247,41 @@ def evaluate(
             statistics.median(latencies) if latencies else 0.0, anchors,
         )
     return report
+
+
+@dataclass
+class VerdictReport:
+    """``car-graph eval --verdicts``: verdicts scored against a queries file (metrics.py's
+    ``score_verdicts``), car's and the naive baseline's, plus car's at other margins."""
+
+    k: int
+    n: int
+    margin: float
+    systems: dict[str, VerdictScores]
+    sweep: dict[float, VerdictScores] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """A contract: keys are only ever added."""
+        return {
+            "k": self.k,
+            "n": self.n,
+            "margin": self.margin,
+            "systems": {name: s.as_dict() for name, s in self.systems.items()},
+            "margin_sweep": [{"margin": m, **s.as_dict()} for m, s in sorted(self.sweep.items())],
+        }
+
+    def table(self) -> str:
+        def f(x: float | None) -> str:
+            return "-" if x is None else f"{x:.3f}"
+        header = (f"{'system':<18} {'decisive P':>10} {'coverage':>8} {'ambig':>6} "
+                  f"{'amb+gold':>8} {'stale':>6} {'stale %':>7} {'right':>6}")
+        lines = [f"n = {self.n} queries, k = {self.k}, margin = {self.margin}", header,
+                 "-" * len(header)]
+        rows = [(name, s) for name, s in self.systems.items()]
+        if len(self.sweep) > 1:
+            rows += [(f"car @ margin {m:g}", s) for m, s in sorted(self.sweep.items())]
+        for name, s in rows:
+            lines.append(f"{name:<18} {f(s.decisive_precision):>10} {f(s.decisive_coverage):>8} "
+                         f"{s.ambiguous:>6} {f(s.ambiguous_with_gold_rate):>8} {s.stale:>6} "
+                         f"{100 * s.stale_rate:>6.2f}% {f(s.answered_right):>6}")
+        return "\n".join(lines)

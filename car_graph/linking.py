@@ -91,6 +91,14 @@ class LinkedEntity:
                 "mentions": self.how in ("identifier", "partial")}
 
 
+def without_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    """``text`` with each (start, end) span blanked (same length, so offsets stay valid)."""
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
+
+
 def words(text: str) -> list[str]:
     """Lower-cased alphanumeric runs, split the way Lucene's standard analyser splits."""
     return _WORD.findall(text.lower())
@@ -303,8 +311,105 @@ def short_name_tokens(question: str, stop_words: frozenset[str], settings: Linki
     return list(dict.fromkeys(out))
 
 
+# --------------------------------------------------------------------------- the name index
+
+# Lucene's StandardTokenizer (UAX #29 word boundaries), as the entity_names index splits a name
+# or key, for the characters names use: letters, digits and "_" join; a letter-letter pair also
+# across ". : ' ’ ·" ("node.js", "o'brien"), a digit-digit pair across ". , ; ' ’" ("1.2.3");
+# anything else (space, "-", "/", "@") splits. Lower-cased as the standard analyzer does.
+_LUCENE_TOKEN = re.compile(
+    r"\w+(?:(?:(?<=[^\W\d_])[.:'\u2019\u00b7](?=[^\W\d_])|(?<=\d)[.,;'\u2019](?=\d))\w+)*")
+# FuzzyQuery's maxExpansions: a fuzzy term matching more index terms than this uses only some of
+# them in Lucene, which the index cannot tell; such a question falls back to the Lucene look-up
+LUCENE_MAX_EXPANSIONS = 50
+
+
+def lucene_tokens(text: str) -> list[str]:
+    """The tokens the ``standard-no-stop-words`` analyzer indexes for ``text``."""
+    return [t.lower() for t in _LUCENE_TOKEN.findall(text)]
+
+
+def _one_deletion(word: str) -> set[str]:
+    return {word[:i] + word[i + 1:] for i in range(len(word))}
+
+
+@dataclass(frozen=True)
+class NamedEntity:
+    type: str
+    key: str
+    name: str | None
+
+    def __getitem__(self, column: str) -> Any:  # rows of match_entities/match_entity_names alike
+        return getattr(self, column)
+
+
+class NameIndex:
+    """The corpus's linkable names in memory: every entity that scopes or names a document
+    (queries/name_index.cypher), read once per graph version instead of a fulltext and an exact
+    look-up per question.
+
+    ``candidates`` answers what match_entities.cypher's Lucene query answers -- the entities with
+    a name or key token equal to an exact term or within one edit (Damerau: a transposition is
+    one) of a fuzzy term -- and says when it cannot answer the same (more candidates than the
+    statement's limit, or a fuzzy term past Lucene's expansions), so the caller asks Lucene."""
+
+    def __init__(self, rows: Iterable[Mapping[str, Any]], version: Sequence[str] = ()) -> None:
+        self.version = tuple(version)
+        self.entities = [NamedEntity(r["type"], r["key"], r["name"]) for r in rows]
+        self.by_token: dict[str, list[int]] = {}
+        self.by_name: dict[str, list[int]] = {}
+        for i, entity in enumerate(self.entities):
+            for token in dict.fromkeys(lucene_tokens(entity.name or "") + lucene_tokens(entity.key)):
+                self.by_token.setdefault(token, []).append(i)
+            if entity.name is not None:
+                self.by_name.setdefault(entity.name, []).append(i)
+        # one-deletion neighbourhoods of the index's tokens (SymSpell): a fuzzy term's matches
+        # are the tokens sharing it or one of its deletions, checked with OSA
+        self._deletions: dict[str, list[str]] | None = None
+
+    def __len__(self) -> int:
+        return len(self.entities)
+
+    def _near(self, term: str) -> list[str]:
+        if self._deletions is None:
+            deletions: dict[str, list[str]] = {}
+            for token in self.by_token:
+                if len(token) > 2:  # a fuzzy term has 3+ letters: a 2-letter token is found as itself
+                    for variant in _one_deletion(token):
+                        deletions.setdefault(variant, []).append(token)
+            self._deletions = deletions
+        found = {term} if term in self.by_token else set()
+        for variant in {term} | _one_deletion(term):
+            if variant in self.by_token:
+                found.add(variant)
+            found.update(self._deletions.get(variant, ()))
+        return [t for t in found if OSA.distance(term, t) <= 1]
+
+    def candidates(self, exact: Iterable[str], fuzzy: Iterable[str], limit: int) -> list[NamedEntity] | None:
+        """The entities Lucene's ``exact OR fuzzy~1`` query finds, or None when the index
+        cannot vouch for the same answer (the caller then runs match_entities)."""
+        hits: set[int] = set()
+        for term in exact:
+            hits.update(self.by_token.get(term, ()))
+        for term in fuzzy:
+            tokens = self._near(term)
+            if len(tokens) > LUCENE_MAX_EXPANSIONS:
+                return None
+            for token in tokens:
+                hits.update(self.by_token[token])
+        if len(hits) > limit:
+            return None
+        return [self.entities[i] for i in sorted(hits, key=lambda i: (self.entities[i].type, self.entities[i].key))]
+
+    def named(self, names: Iterable[str]) -> list[NamedEntity]:
+        """The entities whose display name is exactly one of ``names`` (match_entity_names)."""
+        return [self.entities[i] for name in names for i in self.by_name.get(name, ())]
+
+
 class EntityLinker:
-    """Links a question to entity keys in the graph (reads only)."""
+    """Links a question to entity keys in the graph (reads only). With a ``NameIndex`` (the
+    corpus's names, cached per graph version) names link without a look-up; without one, each
+    question asks the entity_names fulltext index."""
 
     def __init__(
         self,
@@ -312,11 +417,13 @@ class EntityLinker:
         extractor: EntityExtractor,
         registry: DomainRegistry,
         settings: LinkingSettings | None = None,
+        names: NameIndex | None = None,
     ) -> None:
         self.store = store
         self.extractor = extractor
         self.registry = registry
         self.settings = settings or LinkingSettings()
+        self.names = names
 
     def link(self, question: str) -> list[LinkedEntity]:
         stop = stop_words()
@@ -335,13 +442,18 @@ class EntityLinker:
             keys.add(" ".join(m.group(0).split()).casefold())
             if not m.group(0).isdigit():  # a bare number may still be a partial identifier
                 spelled.append((m.start(), m.end()))
+        if self.names is not None:
+            return self._link_in_one_lookup(question, keys, spelled, stop, linked, add)
         if keys:
             for row in self.store.read("match_entity_keys", keys=sorted(keys)):
                 add(LinkedEntity(row["type"], row["key"], self.settings.identifier_weight, "identifier"))
 
-        # 2. names: fuzzy candidates from the entity-name index, then the coverage policy
-        asked = words(question)
-        self._link_names(question, asked, stop, add)
+        # 2. names: fuzzy candidates from the entity-name index, then the coverage policy -- on
+        # the question without its identifiers: the letters of an identifier's prefix are part
+        # of the identifier, not a name of their own (a product named like the prefix)
+        named_text = without_spans(question, [(m.start, m.end) for m in mentions
+                                              if m.type in self.registry.identifier_types])
+        self._link_names(named_text, words(named_text), stop, add)
 
         # 3. partial identifiers: digit tails that point at few identifiers -- among the
         # documents of the names the question also gives, or else in the whole corpus
@@ -355,6 +467,56 @@ class EntityLinker:
                 spelled.append((m.start(), m.end()))
             for digits in partial_digit_runs(question, spelled, self.settings):
                 self._link_partial(digits, "", partial_types, named, add)
+        return list(linked.values())
+
+    def _link_in_one_lookup(
+        self, question: str, keys: set[str], spelled: list[tuple[int, int]], stop: frozenset[str],
+        linked: dict[tuple[str, str], LinkedEntity], add: Any,
+    ) -> list[LinkedEntity]:
+        """``link`` with the names from the NameIndex: names first (no look-up), then the
+        question's identifiers and partial identifiers in one statement (match_identifiers),
+        then everything added in ``link``'s order -- identifiers, names, partials -- so the
+        same entities link with the same weights as with a look-up per step."""
+        names: list[LinkedEntity] = []
+        self._link_names(question, words(question), stop, names.append)
+        partial_types = sorted(self.registry.partial_types)
+        partials: list[tuple[str, str]] = []
+        if partial_types:
+            for m in _ELIDED.finditer(question):
+                partials.append((m.group(2), " ".join(m.group(1).split()).casefold()))
+                spelled.append((m.start(), m.end()))
+            partials += [(digits, "") for digits in partial_digit_runs(question, spelled, self.settings)]
+        # the scopes a partial identifier is first looked for in: the names linked, unless an
+        # identifier outweighs the same entity (checked below, when the rows are back)
+        named_names: dict[tuple[str, str], None] = {}
+        for entity in names:
+            if entity.how in ("name", "short_name"):
+                named_names[(entity.type, entity.key)] = None
+        guessed = [{"type": t, "key": k} for t, k in named_names]
+        rows: list[Any] = []
+        if keys or partials:
+            rows = self.store.read(
+                "match_identifiers", keys=sorted(keys), scopes=guessed, types=partial_types,
+                limit=self.settings.max_partial_matches + 1,
+                partials=[{"suffix": d, "prefix": p, "scoped": bool(guessed) and not p} for d, p in partials])
+        for row in rows:
+            if row["kind"] == "key":
+                add(LinkedEntity(row["type"], row["key"], self.settings.identifier_weight, "identifier"))
+        for entity in names:
+            add(entity)
+        named = [{"type": e.type, "key": e.key} for e in linked.values() if e.how in ("name", "short_name")]
+        if partials and {(n["type"], n["key"]) for n in named} != set(named_names):
+            # an identifier took over a named entity: its scope is not one to look in first
+            for digits, prefix in partials:
+                self._link_partial(digits, prefix, partial_types, named, add)
+            return list(linked.values())
+        limit = self.settings.max_partial_matches
+        for i in range(len(partials)):
+            scoped = [r for r in rows if r["kind"] == "partial" and r["partial"] == i and r["scoped"]]
+            found = scoped or [r for r in rows if r["kind"] == "partial" and r["partial"] == i and not r["scoped"]]
+            if 0 < len(found) <= limit:
+                for row in found:
+                    add(LinkedEntity(row["type"], row["key"], self.settings.identifier_weight, "partial"))
         return list(linked.values())
 
     def _link_partial(
@@ -383,12 +545,21 @@ class EntityLinker:
         shortest = settings.min_fuzzy_length - 1
         fuzzy = [t for t in terms if len(t) > shortest
                  or (len(t) == shortest and not is_common_word(t, settings.common_word_zipf))]
-        lucene = " OR ".join(part for part in (
-            fuzzy_query(fuzzy, min_len=shortest),
-            fuzzy_query([t for t in terms if t not in fuzzy], max_edits=0)) if part)
-        if lucene:
-            candidates = list(self.store.read("match_entities", lucene=lucene,
-                                              limit=settings.name_candidates))
+        cached = None
+        if self.names is not None:
+            # fuzzy_query's rule: a term with a digit, or shorter than shortest, stays exact
+            edits = [t for t in fuzzy if len(t) >= shortest and not any(c.isdigit() for c in t)]
+            cached = self.names.candidates([t for t in terms if t not in edits], edits,
+                                           settings.name_candidates)
+        if cached is not None:
+            candidates = list(cached)
+        else:
+            lucene = " OR ".join(part for part in (
+                fuzzy_query(fuzzy, min_len=shortest),
+                fuzzy_query([t for t in terms if t not in fuzzy], max_edits=0)) if part)
+            if lucene:
+                candidates = list(self.store.read("match_entities", lucene=lucene,
+                                                  limit=settings.name_candidates))
         vocabulary = {w for row in candidates for w in words(row["name"] or row["key"])}
         corrections = typo_corrections(asked, vocabulary, settings, stop)
         identifier_types = self.registry.identifier_types
@@ -415,7 +586,10 @@ class EntityLinker:
             # As written, or lower-cased when the corpus spells the name in small letters only
             # ("Go" finds "go"); a lowercase "c" never finds "C".
             lowered = {t.lower() for t in shorts}
-            for row in self.store.read("match_entity_names", names=sorted({*shorts, *lowered})):
+            wanted = sorted({*shorts, *lowered})
+            rows = (self.names.named(wanted) if self.names is not None
+                    else self.store.read("match_entity_names", names=wanted))
+            for row in rows:
                 name = row["name"]
                 as_written = name in shorts or (name.islower() and name in lowered)
                 if as_written and row["type"] not in identifier_types:

@@ -184,7 +184,26 @@ class SourceJson(TypedDict):
 
 
 VerdictName = Literal["in_force", "superseded", "partially_superseded", "withdrawn", "unresolved",
-                      "not_found"]
+                      "not_found", "ambiguous", "multiple"]
+
+
+class ConfidenceJson(TypedDict):
+    score: float | None
+    lead: float | None
+    margin: float | None
+    singled_out_by: str
+
+
+class ReadingJson(TypedDict):
+    """A candidate of an ambiguous verdict, or one subject of a question naming several."""
+
+    subject: SubjectJson | None
+    status: str
+    verdict: VerdictName
+    summary: str
+    score: float | None
+    superseded_by: list[HopJson]
+    controlling: list[ControllingJson]
 
 
 class AskResult(TypedDict):
@@ -201,6 +220,10 @@ class AskResult(TypedDict):
     notes: list[str]
     sources: list[SourceJson]
     llm_answer: str | None
+    decisive: bool
+    confidence: ConfidenceJson
+    candidates: list[ReadingJson]
+    subjects: list[ReadingJson]
     context: str
     known_at: NotRequired[str]
 
@@ -227,6 +250,7 @@ class RetrieveResult(TypedDict):
     suppressed: int
     ambiguous_scopes: list[str]
     question_entities: list[str]
+    anchor_scores: list[float]
     results: list[ResultJson]
     verdict: VerdictName
     verdict_summary: str

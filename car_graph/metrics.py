@@ -24,8 +24,11 @@ from car_graph.semantics import AuthorityGraph, Edge, EdgeLike  # noqa: F401  (r
 __all__ = [
     "Edge",
     "QueryScore",
+    "Reading",
     "SupersessionGraph",
     "SystemScores",
+    "VerdictOutcome",
+    "VerdictScores",
     "aggregate",
     "anchor_recall",
     "gold_at_k",
@@ -33,6 +36,7 @@ __all__ = [
     "phi",
     "reciprocal_rank",
     "score_query",
+    "score_verdicts",
     "strict_tca",
     "superseded_leak",
     "wilson_interval",
@@ -246,3 +250,159 @@ class SystemScores:
 def aggregate(rows: Iterable[QueryScore | Mapping[str, Any]]) -> dict[str, Any]:
     """``{"tca", "gold_at_k", "anchor_recall", "mrr", "tca_ci95": [lo, hi], "n"}`` over the rows."""
     return SystemScores.from_rows(rows).as_dict()
+
+
+# --------------------------------------------------------------------------- verdicts
+# A verdict is scored from plain ids (``VerdictOutcome``), never from the code that decided it:
+# the gold is a queries file's ``gold`` (the controlling documents) and ``anchors`` (the
+# document(s) the question is about).
+
+DECISIVE_KINDS = frozenset({"in_force", "superseded", "partially_superseded", "withdrawn",
+                            "unresolved"})
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One subject a verdict names, and the controlling documents it gives for it."""
+
+    subject: str
+    kind: str
+    controlling: frozenset[str]
+
+
+@dataclass(frozen=True)
+class VerdictOutcome:
+    """What a verdict asserted: ``kind`` (``in_force`` ... ``ambiguous``, ``multiple``,
+    ``not_found``), its single reading when decisive, the readings of an ambiguous verdict's
+    candidates or of a multiple verdict's subjects."""
+
+    kind: str
+    reading: Reading | None = None
+    candidates: tuple[Reading, ...] = ()
+    subjects: tuple[Reading, ...] = ()
+    # a multiple verdict's named subjects that stayed ambiguous: each one's candidate readings
+    subject_candidates: tuple[tuple[Reading, ...], ...] = ()
+
+    @property
+    def decisive(self) -> bool:
+        """One reading asserted -- or, for a multiple verdict, one per named subject."""
+        return (self.kind in DECISIVE_KINDS and self.reading is not None) or (
+            self.kind == "multiple" and bool(self.subjects) and not self.subject_candidates)
+
+    @property
+    def ambiguous(self) -> bool:
+        """Lists candidates instead of asserting: an ambiguous verdict, or a multiple one with
+        a named subject left ambiguous."""
+        return self.kind == "ambiguous" or (self.kind == "multiple" and bool(self.subject_candidates))
+
+
+def reading_right(reading: Reading, gold: frozenset[str], anchors: frozenset[str] | None) -> bool:
+    """The reading names the document asked about (when the gold says which: ``anchors``) and
+    exactly the gold's controlling documents."""
+    return (anchors is None or reading.subject in anchors) and reading.controlling == gold
+
+
+def verdict_right(outcome: VerdictOutcome, gold: frozenset[str],
+                  anchors: frozenset[str] | None) -> bool:
+    """A decisive verdict is right when its reading is; a multiple one when it names exactly
+    the anchors (when known) and its subjects' controlling documents together are the gold."""
+    if outcome.kind == "multiple":
+        subjects = frozenset(r.subject for r in outcome.subjects)
+        union = frozenset().union(*(r.controlling for r in outcome.subjects))
+        return bool(outcome.subjects) and (anchors is None or subjects == anchors) and union == gold
+    return outcome.decisive and outcome.reading is not None and reading_right(
+        outcome.reading, gold, anchors)
+
+
+def verdict_stale(outcome: VerdictOutcome, gold: frozenset[str]) -> bool:
+    """Says "in force" of a document the gold does not hold as controlling: an outdated (or
+    unrelated) document given as current."""
+    readings: tuple[Reading, ...] = (
+        (outcome.reading,) if outcome.reading is not None and outcome.decisive else ())
+    if outcome.kind == "multiple":
+        readings = outcome.subjects
+    return any(r.kind == "in_force" and r.subject not in gold for r in readings)
+
+
+def gold_among_candidates(outcome: VerdictOutcome, gold: frozenset[str],
+                          anchors: frozenset[str] | None) -> bool:
+    """An ambiguous verdict lists the right reading among its candidates. A multiple verdict
+    with ambiguous subjects: every gold anchor is read, asserted or as a candidate, and those
+    readings' controlling documents together are the gold."""
+    if outcome.kind == "multiple" and outcome.subject_candidates:
+        offered = (*outcome.subjects, *(r for c in outcome.subject_candidates for r in c))
+        if anchors is None:
+            return False
+        chosen = [r for r in offered if r.subject in anchors]
+        return ({r.subject for r in chosen} == set(anchors)
+                and frozenset().union(*(r.controlling for r in chosen)) == gold)
+    return outcome.kind == "ambiguous" and any(reading_right(r, gold, anchors)
+                                               for r in outcome.candidates)
+
+
+@dataclass(frozen=True)
+class VerdictScores:
+    n: int
+    decisive: int
+    decisive_right: int
+    ambiguous: int
+    ambiguous_with_gold: int
+    stale: int
+    not_found: int
+
+    @property
+    def decisive_precision(self) -> float | None:
+        return self.decisive_right / self.decisive if self.decisive else None
+
+    @property
+    def decisive_coverage(self) -> float:
+        return self.decisive / self.n if self.n else 0.0
+
+    @property
+    def ambiguous_with_gold_rate(self) -> float | None:
+        return self.ambiguous_with_gold / self.ambiguous if self.ambiguous else None
+
+    @property
+    def stale_rate(self) -> float:
+        return self.stale / self.n if self.n else 0.0
+
+    @property
+    def answered_right(self) -> float:
+        """Share of all questions whose gold reading the verdict gives, alone or as a listed
+        candidate (what a reader shown the whole verdict can act on)."""
+        return (self.decisive_right + self.ambiguous_with_gold) / self.n if self.n else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        def r(x: float | None) -> float | None:
+            return round(x, 4) if x is not None else None
+        return {
+            "n": self.n, "decisive": self.decisive, "decisive_right": self.decisive_right,
+            "decisive_precision": r(self.decisive_precision),
+            "decisive_precision_ci95": [round(x, 4) for x in
+                                        wilson_interval(self.decisive_right, self.decisive)],
+            "decisive_coverage": r(self.decisive_coverage),
+            "ambiguous": self.ambiguous, "ambiguous_with_gold": self.ambiguous_with_gold,
+            "ambiguous_with_gold_rate": r(self.ambiguous_with_gold_rate),
+            "stale": self.stale, "stale_rate": r(self.stale_rate),
+            "not_found": self.not_found, "answered_right": r(self.answered_right),
+        }
+
+
+def score_verdicts(
+    rows: Iterable[tuple[VerdictOutcome, frozenset[str], frozenset[str] | None]],
+) -> VerdictScores:
+    """Score (outcome, gold, anchors) triples: decisive precision and coverage, how often an
+    ambiguous verdict lists the gold reading, and the stale rate."""
+    n = decisive = right = ambiguous = with_gold = stale = not_found = 0
+    for outcome, gold, anchors in rows:
+        n += 1
+        if outcome.decisive:
+            decisive += 1
+            right += verdict_right(outcome, gold, anchors)
+        elif outcome.ambiguous:
+            ambiguous += 1
+            with_gold += gold_among_candidates(outcome, gold, anchors)
+        elif outcome.kind == "not_found":
+            not_found += 1
+        stale += verdict_stale(outcome, gold)
+    return VerdictScores(n, decisive, right, ambiguous, with_gold, stale, not_found)

@@ -9,6 +9,7 @@ The baselines the evaluation compares against (dense, bm25, hybrid) are sibling 
 
 from __future__ import annotations
 
+import logging
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -22,9 +23,17 @@ from car_graph.domains import stored_domains
 from car_graph.embedding import Embedder
 from car_graph.errors import ConfigError, NotFoundError
 from car_graph.extraction import EntityExtractor
-from car_graph.linking import EntityLinker, LinkingSettings, anchor_lexical_query, fulltext_query
+from car_graph.linking import (
+    EntityLinker,
+    LinkingSettings,
+    NameIndex,
+    anchor_lexical_query,
+    fulltext_query,
+)
 from car_graph.store import GraphStore
 from car_graph.types import Explanation, Hop, Result, Retrieval, Status
+
+logger = logging.getLogger(__name__)
 
 SYSTEMS = ("bm25", "dense", "hybrid", "car")
 EXPLAIN_LIMIT = 1000  # controlling documents listed by explain
@@ -41,6 +50,14 @@ class RetrievalSettings:
     coverage_boost: float = 1.0  # added per linked entity beyond the first a document holds
     scope_cap: int = 200        # a linked entity with more documents is not enumerated whole
     linking: LinkingSettings = field(default_factory=LinkingSettings)
+    # Keep the corpus's linkable names in memory per graph version (NameIndex) instead of one
+    # fulltext and one exact look-up per question; False: those look-ups, as before.
+    cache_names: bool = True
+
+
+# a question whose analysis meets another graph version in car's snapshot is analysed again;
+# under writes that never pause, the last answer is kept after this many tries (with a warning)
+VERSION_ATTEMPTS = 3
 
 
 def to_date(value: Any) -> date | None:
@@ -76,44 +93,115 @@ class Retriever:
         self.embedder = embedder
         self.extractor = extractor
         self.settings = settings or RetrievalSettings()
+        self._prepared: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Read what question analysis takes from the graph: its version first (so a write
+        landing meanwhile shows as a newer version later, never as an older one), the stored
+        user domains and the domains of the documents it holds; with ``cache_names``, the names
+        a question may link follow (``load_names``). Forgets the questions analysed so far.
+
+        Run on construction and whenever car's snapshot carries another version
+        (``retrieve``), so another process's ingest is picked up at the next question.
+        """
+        version = tuple(self.store.read("graph_version")[0]["version"])
         # User domains ingested from YAML are stored in the graph: register them so this
         # process links their identifiers as the ingesting one did.
-        for domain in stored_domains(store):
-            extractor.register_domain(domain)
-        # Questions are read with the domains of the documents the graph holds, read once here
-        # (a client builds a new Retriever after it changes the graph): a domain without
-        # documents never links a question through its patterns.
-        graph_domains = [row["domain"] for row in store.read("document_domains")]
-        self.domains = extractor.registry.for_graph(graph_domains)
-        self.linker = EntityLinker(store, extractor, self.domains, self.settings.linking)
+        for domain in stored_domains(self.store):
+            self.extractor.register_domain(domain)
+        # Questions are read with the domains of the documents the graph holds: a domain
+        # without documents never links a question through its patterns.
+        graph_domains = [row["domain"] for row in self.store.read("document_domains")]
+        domains = self.extractor.registry.for_graph(graph_domains)
+        # one assignment: a thread analysing a question meanwhile uses the old state whole.
+        # The names are not read yet: a Retriever that answers one question (the CLI) would pay
+        # for reading every name of a large corpus to save one look-up (see _linker)
+        self._state = (version, domains, EntityLinker(self.store, self.extractor, domains,
+                                                      self.settings.linking))
+        self._analysed = 0  # questions analysed against this version
         # Question analysis (embedding, entity linking) is shared by every system an evaluation
-        # runs; a Retriever lives for one retrieval or one evaluation, so the graph is stable.
-        self._prepared: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        # runs; it holds for the version it was made against.
+        self._prepared = OrderedDict()
+
+    def load_names(self) -> None:
+        """Read the corpus's linkable names (NameIndex) for the current version now; later
+        questions link names without a look-up. Done by itself from a version's second
+        question on (or a batch of several), with ``cache_names``."""
+        version, domains, _ = self._state
+        names = NameIndex(self.store.read("name_index"), version)
+        if self._state[0] == version:  # not refreshed meanwhile
+            self._state = (version, domains, EntityLinker(self.store, self.extractor, domains,
+                                                          self.settings.linking, names))
+
+    def _linker(self, questions: int) -> tuple[tuple[str, ...], EntityLinker]:
+        """The version and linker to analyse ``questions`` more questions with: the names are
+        read once a version has more than one question to analyse."""
+        self._analysed += questions
+        if self.settings.cache_names and self._state[2].names is None and self._analysed > 1:
+            self.load_names()
+        version, _, linker = self._state
+        return version, linker
+
+    @property
+    def version(self) -> tuple[str, ...]:
+        """The graph version the current question analysis was made against."""
+        return self._state[0]
+
+    @property
+    def domains(self) -> Any:
+        return self._state[1]
+
+    @property
+    def linker(self) -> EntityLinker:
+        return self._state[2]
 
     def prepare(self, questions: Iterable[str]) -> None:
         """Analyse many questions at once (one batched embedding call)."""
         todo = [q for q in dict.fromkeys(questions) if q not in self._prepared]
         if not todo:
             return
+        prepared = self._prepared
+        version, linker = self._linker(len(todo))
         vectors = self.embedder.embed_documents(todo)
         # bounded: a long-lived client answering endless distinct questions must not grow
-        while len(self._prepared) + len(todo) > max(PREPARED_LIMIT, len(todo)) and self._prepared:
-            self._prepared.popitem(last=False)
+        while len(prepared) + len(todo) > max(PREPARED_LIMIT, len(todo)) and prepared:
+            prepared.popitem(last=False)
         for question, vector in zip(todo, vectors, strict=True):
-            self._prepared[question] = {
-                "embedding": vector,
-                "fulltext": fulltext_query(question),  # the bm25 baseline's query
-                "anchor_fulltext": anchor_lexical_query(question, self.settings.linking),
-                "entities": self.link_entities(question),
-            }
+            prepared[question] = self._analysis(question, vector, version, linker)
+
+    def analyse(self, question: str) -> dict[str, Any]:
+        """One question's analysis, not remembered: its embedding, Lucene queries and linked
+        entities (what ``prepare`` computes per question; benchmarks time this)."""
+        version, linker = self._linker(1)
+        return self._analysis(question, self.embedder.embed_documents([question])[0], version, linker)
+
+    def _analysis(self, question: str, vector: list[float], version: tuple[str, ...],
+                  linker: EntityLinker) -> dict[str, Any]:
+        return {
+            "embedding": vector,
+            "fulltext": fulltext_query(question),  # the bm25 baseline's query
+            "anchor_fulltext": anchor_lexical_query(question, self.settings.linking),
+            "entities": [e.parameter() for e in linker.link(question)],
+            "graph_version": version,
+        }
+
+    def forget(self, question: str) -> None:
+        """Drop one question's remembered analysis (the next call analyses it again)."""
+        self._prepared.pop(question, None)
 
     def link_entities(self, question: str) -> list[dict[str, Any]]:
         """The entities the question names, as anchors.cypher's ``$entities`` items."""
         return [e.parameter() for e in self.linker.link(question)]
 
     def question_parameters(self, question: str) -> dict[str, Any]:
-        self.prepare([question])
-        return dict(self._prepared[question])
+        while True:
+            prepared = self._prepared
+            self.prepare([question])
+            try:
+                return dict(prepared[question])
+            except KeyError:  # a refresh in another thread replaced the cache meanwhile
+                continue
 
     def _common(self, question: str, k: int, as_of: date | None, domain: str | None,
                 known_at: datetime | None = None) -> dict[str, Any]:
@@ -140,15 +228,40 @@ class Retriever:
     def retrieve(
         self, question: str, k: int = 5, as_of: date | None = None, domain: str | None = None,
         known_at: datetime | None = None,
+        *, readings: int = 0, reading_margin: float = 0.0,
     ) -> Retrieval:
         """Anchors (queries/anchors.cypher) and their controlling documents
         (queries/closure.cypher) in one statement, ``car`` (composed by the catalogue): one round
         trip and one snapshot. ``known_at``: the graph as car-graph recorded it at that instant
-        (None: the current graph)."""
-        params = self._common(question, k, as_of, domain, known_at)
-        found = self.store.read("car", **self._anchor_parameters(params), k=k)
-        anchor_ids = tuple(a["id"] for a in found[0]["anchors"]) if found else ()
+        (None: the current graph).
+
+        ``readings`` > 0 also returns, from the same walk, the closure of each of the top
+        ``readings`` anchors within ``reading_margin`` of the best one (and, for a question
+        linking several entities, of those holding one): ``Retrieval.readings``, what
+        ``explain`` says of each -- the verdict's candidates, without a second statement (read
+        as known at ``known_at`` too)."""
+        for attempt in range(1, VERSION_ATTEMPTS + 1):
+            params = self._common(question, k, as_of, domain, known_at)
+            found = self.store.read("car", **self._anchor_parameters(params), k=k,
+                                    readings=readings, reading_margin=reading_margin,
+                                    reading_limit=EXPLAIN_LIMIT)
+            seen = tuple(found[0]["graph_version"]) if found else params["graph_version"]
+            if seen == params["graph_version"]:
+                break
+            # the graph changed since the question was analysed (another client's ingest, say):
+            # analyse it again against the graph as it is now
+            if attempt == VERSION_ATTEMPTS:
+                logger.warning("the graph kept changing while %r was answered; its entities were "
+                               "linked against an earlier version", question)
+            elif seen != self.version:
+                self.refresh()
+        anchors = found[0]["anchors"] if found else []
+        anchor_ids = tuple(a["id"] for a in anchors)
+        anchor_scores = tuple(float(a["score"]) for a in anchors)
+        anchor_held = tuple(tuple(a["held"]) for a in anchors)
         rows = [row for row in found if row["doc_id"] is not None]
+        explained = tuple(self._explanation(reading, as_of, known_at)
+                          for reading in (rows[0]["readings"] or [] if rows else []))
         results = []
         suppressed: set[str] = set()
         ambiguous: dict[str, None] = {}
@@ -170,6 +283,35 @@ class Retriever:
             suppressed=len(suppressed),
             ambiguous_scopes=tuple(ambiguous),
             question_entities=tuple(f"{e['type']}:{e['key']}" for e in params["entities"]),
+            known_at=known_at,
+            anchor_scores=anchor_scores,
+            anchor_held=anchor_held if any(anchor_held) else (),
+            readings=explained,
+        )
+
+    def _explanation(self, reading: Mapping[str, Any], as_of: date | None,
+                     known_at: datetime | None) -> Explanation:
+        """One reading of car.cypher (an anchor's own closure) as ``explain`` gives it."""
+        doc_id = reading["doc_id"]
+        controlling = tuple(self._result({**c, "score": 1.0, "anchor_id": doc_id},
+                                         tuple(hop_from(h) for h in c["chain"]))
+                            for c in reading["controlling"])
+        return self._explained(doc_id, reading, as_of, known_at, controlling)
+
+    @staticmethod
+    def _explained(doc_id: str, row: Mapping[str, Any], as_of: date | None,
+                   known_at: datetime | None, controlling: tuple[Result, ...]) -> Explanation:
+        # a document not among its own controlling documents is voided: superseded
+        mine = [c for c in controlling if c.doc_id == doc_id]
+        return Explanation(
+            doc_id=doc_id,
+            title=row["title"] or "",
+            status=mine[0].status if mine else Status.SUPERSEDED,
+            as_of=as_of,
+            controlling=controlling,
+            superseded_by=tuple(hop_from(h) for h in row["superseded_by"]),
+            supersedes=tuple(hop_from(h) for h in row["supersedes"]),
+            scope=tuple(row["scope"]),
             known_at=known_at,
         )
 
@@ -244,17 +386,5 @@ class Retriever:
         if not own or not own[0]["visible"]:
             raise NotFoundError(f"no document {doc_id!r}" + (f" as of {as_of}" if as_of else "")
                                 + (f" as known at {known_at.isoformat()}" if known_at else ""))
-        row = own[0]
         controlling = tuple(self._result(c, tuple(hop_from(h) for h in c["chain"])) for c in rows)
-        mine = [c for c in controlling if c.doc_id == doc_id]
-        return Explanation(
-            doc_id=row["doc_id"],
-            title=row["title"] or "",
-            status=mine[0].status if mine else Status.SUPERSEDED,
-            as_of=as_of,
-            controlling=controlling,
-            superseded_by=tuple(hop_from(h) for h in row["superseded_by"]),
-            supersedes=tuple(hop_from(h) for h in row["supersedes"]),
-            scope=tuple(row["scope"]),
-            known_at=known_at,
-        )
+        return self._explained(own[0]["doc_id"], own[0], as_of, known_at, controlling)

@@ -63,7 +63,15 @@ class GraphStore:
     """Runs the catalogue's statements against one database. The driver is owned by the caller.
 
     ``uri`` only names the server in error messages.
+
+    Every write that can change what question analysis reads from the graph (documents' entity
+    links and names, stored domains) stamps a new graph version in the same transaction
+    (queries/stamp_graph_version.cypher): ``write_batch`` always, ``write`` and
+    ``write_in_one_transaction`` for the statements in ``STAMPED``. Retrievers cache the corpus's names per version and compare it with the version
+    car's snapshot returns, so another process's ingest never leaves them silently stale.
     """
+
+    STAMPED = frozenset({"delete_documents", "upsert_domain"})
 
     def __init__(self, driver: Driver, database: str | None = None, uri: str | None = None) -> None:
         self.driver = driver
@@ -105,16 +113,23 @@ class GraphStore:
 
     def write(self, name: str, /, **params: Any) -> list[Record]:
         def work(tx: ManagedTransaction) -> list[Record]:
-            return list(tx.run(cypher.statement(name), params))
+            rows = list(tx.run(cypher.statement(name), params))
+            if name in self.STAMPED:
+                tx.run(cypher.statement("stamp_graph_version")).consume()
+            return rows
 
         with self._session(WRITE_ACCESS, f"write {name}") as session:
             return session.execute_write(work)
 
     def write_in_one_transaction(self, statements: Sequence[tuple[str, Mapping[str, Any]]]) -> list[list[Record]]:
-        """Several catalogue statements in one write transaction: all commit or none."""
+        """Several catalogue statements in one write transaction: all commit or none (stamped
+        like ``write`` when one of them is in ``STAMPED``)."""
 
         def work(tx: ManagedTransaction) -> list[list[Record]]:
-            return [list(tx.run(cypher.statement(name), dict(params))) for name, params in statements]
+            rows = [list(tx.run(cypher.statement(name), dict(params))) for name, params in statements]
+            if any(name in self.STAMPED for name, _ in statements):
+                tx.run(cypher.statement("stamp_graph_version")).consume()
+            return rows
 
         with self._session(WRITE_ACCESS, "write " + ", ".join(n for n, _ in statements)) as session:
             return session.execute_write(work)
@@ -164,6 +179,8 @@ class GraphStore:
                     tx.run(cypher.statement("link_names"), rows=list(names), **recorded).consume()
                 if mentions:
                     tx.run(cypher.statement("link_mentions"), rows=list(mentions), **recorded).consume()
+                # last, so the one node every batch locks is held only while committing
+                tx.run(cypher.statement("stamp_graph_version")).consume()
                 tx.commit()
 
         with self._session(WRITE_ACCESS, f"write a batch of {len(documents)} documents") as s:

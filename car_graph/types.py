@@ -97,6 +97,15 @@ class Retrieval:
     ambiguous_scopes: tuple[str, ...]  # anchor scopes holding more than one chain (kappa > 1)
     question_entities: tuple[str, ...] = ()
     known_at: datetime | None = None   # read as car-graph recorded the graph then (None: now)
+    # the fused score of each of ``anchors`` (same order); empty when unknown (hand-made
+    # retrievals): the verdict then trusts the top anchor as before
+    anchor_scores: tuple[float, ...] = ()
+    # the linked entities of the question each of ``anchors`` holds (scoped to, identified or
+    # named by; same order); empty when the question links none or the retrieval is hand-made
+    anchor_held: tuple[tuple[str, ...], ...] = ()
+    # the closures the same statement walked for the anchors a verdict may name (asked for with
+    # ``readings``): what ``explain`` would say of each, best anchor first. Not in to_json.
+    readings: tuple[Explanation, ...] = ()
 
     @property
     def ids(self) -> list[str]:
@@ -111,6 +120,7 @@ class Retrieval:
             "suppressed": self.suppressed,
             "ambiguous_scopes": list(self.ambiguous_scopes),
             "question_entities": list(self.question_entities),
+            "anchor_scores": [round(x, 6) for x in self.anchor_scores],
             "results": [
                 {**asdict(r), "status": str(r.status), "chain": [asdict(h) for h in r.chain]}
                 for r in self.results

@@ -5,20 +5,33 @@ Pure logic over the typed results of retrieval (``Retrieval``) and of the subjec
 (``Explanation``); ``CarClient.answer`` runs the two queries and calls ``decide``. Nothing here
 touches the database or a model, so every branch is unit-tested on hand-made objects.
 
-The subject is the anchor of the top-ranked result: the document the question semantically
-matched best after CAR's fused ranking (a superseded anchor's result is its controlling
-document, reached from that anchor). The verdict then reads the subject's own status and its
-chains, as of the requested date.
+A verdict asserts a single subject only when the evidence singles it out (``judge``):
+
+* the top anchor leads the next one by at least ``VERDICT_MARGIN`` on the fused score (which
+  already carries the boosts of the identifiers and names the question gives: an exact
+  identifier adds 2.5, more than dense + lexical can reach); or
+* every anchor within the margin (a *close candidate*) leads to the same controlling documents,
+  so the reading does not change the answer; or
+* exactly one close candidate holds, in its scope, the names the question gives.
+
+Otherwise the verdict is ``AMBIGUOUS``: it lists the close candidates, each with its own status
+and controlling documents, and is never IN FORCE -- the summary says which readings are voided
+and by what. A question naming several subjects ("Is X or Y still in force?") gets one verdict
+per named subject (kind ``MULTIPLE``, the per-subject verdicts in ``subjects``).
+
+The margin was set on the dev splits of the verdict sets (docs/rag.md, "How sure a verdict is").
+Without anchor scores (a hand-made ``Retrieval``) the top anchor is trusted, as before.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from enum import StrEnum
 from typing import Any
 
+from car_graph.metrics import Reading, VerdictOutcome
 from car_graph.types import Explanation, Hop, Result, Retrieval, Status
 
 
@@ -29,6 +42,17 @@ class VerdictKind(StrEnum):
     WITHDRAWN = "withdrawn"
     UNRESOLVED = "unresolved"
     NOT_FOUND = "not_found"
+    AMBIGUOUS = "ambiguous"   # several close candidates read differently: see ``candidates``
+    MULTIPLE = "multiple"     # the question names several subjects: see ``subjects``
+
+
+# The fused-score lead the top anchor needs over the next one to be asserted as the subject.
+# Fused scores are dense + lexical, each min-max normalised to [0, 1], plus the boosts of linked
+# entities (1.0 per name, 2.5 per identifier). Chosen on the dev splits (docs/rag.md): the
+# smallest margin at which decisive precision reaches 0.99 on every dev verdict set.
+VERDICT_MARGIN = 1.0
+# Voided: a reading under which the document asked about is no longer (wholly) in force.
+VOIDED_KINDS = frozenset({"superseded", "partially_superseded", "withdrawn", "unresolved"})
 
 
 _KIND_BY_STATUS = {
@@ -79,10 +103,28 @@ class Verdict:
     ambiguous_scopes: tuple[str, ...] = ()
     llm_answer: str | None = None
     notes: tuple[str, ...] = ()
+    # how sure: the fused score of the subject (or of the top candidate), its lead over the next
+    # anchor, the margin required, and what singled the subject out
+    score: float | None = None
+    lead: float | None = None
+    margin: float | None = None
+    singled_out_by: str = ""
+    candidates: tuple[Verdict, ...] = ()   # AMBIGUOUS: one verdict per close candidate, best first
+    subjects: tuple[Verdict, ...] = ()     # MULTIPLE: one verdict per named subject
+
+    @property
+    def decisive(self) -> bool:
+        """A single subject is asserted (not ambiguous, not several, not nothing found)."""
+        return self.subject_id is not None and self.kind not in (
+            VerdictKind.AMBIGUOUS, VerdictKind.MULTIPLE, VerdictKind.NOT_FOUND)
 
     # -- one-line summary ------------------------------------------------------------------
     @property
     def summary(self) -> str:
+        if self.kind is VerdictKind.AMBIGUOUS:
+            return self._ambiguous_summary()
+        if self.kind is VerdictKind.MULTIPLE:
+            return " ".join(s.summary for s in self.subjects)
         if self.kind is VerdictKind.NOT_FOUND or self.subject_id is None:
             return f"No document found for: {self.question}"
         subject = _name(self.subject_id, self.subject_title)
@@ -106,6 +148,16 @@ class Verdict:
         return (f"{subject} is unresolved{when}: a later document of its scope may supersede it "
                 "but no rule decided (or it sits on a supersession cycle).")
 
+    def _ambiguous_summary(self) -> str:
+        voided = [c for c in self.candidates if c.kind.value in VOIDED_KINDS]
+        head = (f"The question fits {len(self.candidates)} documents about equally well; no single "
+                "one is singled out, so none is asserted to be in force.")
+        readings = " ".join(f"If it means {_name(c.subject_id or '', c.subject_title)}: {c.summary}"
+                            for c in self.candidates)
+        warn = (f" {len(voided)} of these readings point to a document no longer in force."
+                if voided else "")
+        return f"{head}{warn} {readings}"
+
     def _title(self, doc_id: str) -> str:
         for result in self._known_results():
             if result.doc_id == doc_id:
@@ -114,6 +166,8 @@ class Verdict:
 
     def _known_results(self) -> Iterable[Result]:
         yield from self.controlling
+        for other in (*self.candidates, *self.subjects):
+            yield from other._known_results()
         if self.retrieval is not None:
             yield from self.retrieval.results
 
@@ -128,13 +182,17 @@ class Verdict:
                 seen[doc_id] = Source(number=len(seen) + 1, doc_id=doc_id,
                                       text=texts.get(doc_id, ""), **kwargs)
 
-        if self.subject_id is not None:
-            subject_status = _subject_status(self.kind)
-            add(self.subject_id, title=self.subject_title, status=subject_status, role="subject")
-        for result in self.controlling:
-            add(result.doc_id, title=result.title, status=str(result.status),
-                published=result.published, kind=result.kind, role="controlling",
-                chain=result.chain)
+        readings = [(self, "subject"), *((c, "candidate") for c in self.candidates)]
+        for subject in self.subjects:  # a named subject left ambiguous lists its candidates
+            readings += [(subject, "subject"), *((c, "candidate") for c in subject.candidates)]
+        for reading, role in readings:
+            if reading.subject_id is not None:
+                add(reading.subject_id, title=reading.subject_title,
+                    status=_subject_status(reading.kind), role=role)
+            for result in reading.controlling:
+                add(result.doc_id, title=result.title, status=str(result.status),
+                    published=result.published, kind=result.kind, role="controlling",
+                    chain=result.chain)
         if self.retrieval is not None:
             for result in self.retrieval.results:
                 add(result.doc_id, title=result.title, status=str(result.status),
@@ -150,7 +208,27 @@ class Verdict:
         lines = [f"Question: {self.question}"]
         if self.as_of:
             lines.append(f"As of: {self.as_of}")
-        lines.append(f"Verdict: {self.kind.value.upper().replace('_', ' ')}. {self.summary}")
+        if self.kind is VerdictKind.AMBIGUOUS:
+            lines.append("Verdict: AMBIGUOUS. The question fits several documents about equally "
+                         "well and does not say which one it means. Do not assume one: say the "
+                         "question is ambiguous and answer for each reading below, or ask which "
+                         "document is meant.")
+            voided = [c for c in self.candidates if c.kind.value in VOIDED_KINDS]
+            if voided:
+                lines.append("Caution: " + "; ".join(
+                    f"{c.subject_id} is {c.kind.value.replace('_', ' ')}" for c in voided)
+                    + ". Under those readings the answer is NOT in force.")
+            for i, candidate in enumerate(self.candidates, 1):
+                lines.append(f"Reading {i}: {candidate.kind.value.upper().replace('_', ' ')}. "
+                             f"{candidate.summary}")
+        elif self.kind is VerdictKind.MULTIPLE:
+            lines.append(f"Verdict: the question names {len(self.subjects)} documents; one "
+                         "verdict each.")
+            for i, subject in enumerate(self.subjects, 1):
+                lines.append(f"Subject {i}: {subject.kind.value.upper().replace('_', ' ')}. "
+                             f"{subject.summary}")
+        else:
+            lines.append(f"Verdict: {self.kind.value.upper().replace('_', ' ')}. {self.summary}")
         if self.ambiguous_scopes:
             lines.append("Caution: several independent chains share the scope "
                          f"{', '.join(self.ambiguous_scopes[:3])}; more than one document may control.")
@@ -160,7 +238,8 @@ class Verdict:
         for source in sources:
             meta = ", ".join(x for x in (source.kind, str(source.published) if source.published else None) if x)
             meta = f" ({meta})" if meta else ""
-            role = {"subject": " [asked about]", "controlling": " [CONTROLLING]"}.get(source.role, "")
+            role = {"subject": " [asked about]", "controlling": " [CONTROLLING]",
+                    "candidate": " [possibly asked about]"}.get(source.role, "")
             lines.append(f"[{source.number}] {source.doc_id}: {source.title}{meta}; "
                          f"status {source.status.upper()}{role}")
             for hop in source.chain:
@@ -177,21 +256,35 @@ class Verdict:
         return f"{instructions}\n\n{self.context(limit)}\n\nAnswer:"
 
     # -- JSON ------------------------------------------------------------------------------
+    def reading_json(self) -> dict[str, Any]:
+        """One reading (a candidate of an ambiguous verdict, a subject of a multiple one): the
+        top level's ``subject``, ``superseded_by`` and ``controlling`` shapes, with the
+        subject's ``status`` and its own ``verdict`` and ``summary``."""
+        return {
+            "subject": self._subject_json(),
+            "status": _subject_status(self.kind),
+            "verdict": self.kind.value,
+            "summary": self.summary,
+            "score": _round(self.score),
+            "superseded_by": [_hop_json(h) for h in self.superseded_by],
+            "controlling": [_controlling_json(r) for r in self.controlling],
+            # a named subject of a multiple verdict that stayed ambiguous: its readings
+            "candidates": [c.reading_json() for c in self.candidates],
+        }
+
+    def _subject_json(self) -> dict[str, Any] | None:
+        return ({"doc_id": self.subject_id, "title": self.subject_title,
+                 "scope": list(self.scope)} if self.subject_id else None)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "question": self.question,
             "as_of": self.as_of.isoformat() if self.as_of else None,
             "verdict": self.kind.value,
             "summary": self.summary,
-            "subject": ({"doc_id": self.subject_id, "title": self.subject_title,
-                         "scope": list(self.scope)} if self.subject_id else None),
+            "subject": self._subject_json(),
             "superseded_by": [_hop_json(h) for h in self.superseded_by],
-            "controlling": [
-                {"doc_id": r.doc_id, "title": r.title, "kind": r.kind, "domain": r.domain,
-                 "published": r.published.isoformat() if r.published else None,
-                 "status": str(r.status), "chain": [_hop_json(h) for h in r.chain]}
-                for r in self.controlling
-            ],
+            "controlling": [_controlling_json(r) for r in self.controlling],
             "ambiguous_scopes": list(self.ambiguous_scopes),
             "notes": list(self.notes),
             "sources": [
@@ -199,6 +292,11 @@ class Verdict:
                  "role": s.role} for s in self.sources()
             ],
             "llm_answer": self.llm_answer,
+            "decisive": self.decisive,
+            "confidence": {"score": _round(self.score), "lead": _round(self.lead),
+                           "margin": self.margin, "singled_out_by": self.singled_out_by},
+            "candidates": [c.reading_json() for c in self.candidates],
+            "subjects": [s.reading_json() for s in self.subjects],
         }
 
 
@@ -258,6 +356,265 @@ def with_llm(verdict: Verdict, llm: Callable[[str], str],
              instructions: str = DEFAULT_INSTRUCTIONS) -> Verdict:
     """The optional hook: ask ``llm`` (prompt -> text) and keep its answer beside the verdict."""
     return replace(verdict, llm_answer=llm(verdict.prompt(instructions)))
+
+
+def close_anchors(retrieval: Retrieval, margin: float = VERDICT_MARGIN,
+                  limit: int | None = None, top: str | None = None) -> tuple[str, ...]:
+    """The top anchor (``top``, else the top result's) and every anchor whose fused score is
+    within ``margin`` of it, best first, at most ``limit`` (the k of the retrieval by default).
+    Without scores: the top only."""
+    top = top or subject_of(retrieval)
+    if top is None:
+        return ()
+    if len(retrieval.anchor_scores) != len(retrieval.anchors) or not retrieval.anchors:
+        return (top,)
+    limit = limit or max(len(retrieval.results), 1)
+    best = retrieval.anchor_scores[0]
+    close = [a for a, s in zip(retrieval.anchors, retrieval.anchor_scores, strict=True)
+             if s >= best - margin]
+    if top not in close:  # the top result's anchor leads by construction; keep it first anyway
+        close.insert(0, top)
+    ordered = [top, *(a for a in close if a != top)]
+    return tuple(ordered[:limit])
+
+
+def lead_of(retrieval: Retrieval) -> float | None:
+    """How far the top anchor's fused score leads the next anchor's (None: no next anchor or
+    no scores)."""
+    scores = retrieval.anchor_scores
+    return scores[0] - scores[1] if len(scores) >= 2 else None
+
+
+def _score_of(retrieval: Retrieval, anchor: str) -> float | None:
+    for a, s in zip(retrieval.anchors, retrieval.anchor_scores, strict=False):
+        if a == anchor:
+            return s
+    return None
+
+
+def _reading(explanation: Explanation) -> frozenset[str]:
+    return frozenset(c.doc_id for c in explanation.controlling)
+
+
+def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
+          margin: float = VERDICT_MARGIN, limit: int | None = None,
+          held: Mapping[str, Iterable[str]] | None = None, top: str | None = None) -> Verdict:
+    """The verdict on ``retrieval``, given the explanations of (at least) its close anchors
+    (``close_anchors``). Asserts one subject only when the evidence singles it out (module
+    docstring); otherwise AMBIGUOUS with one reading per close candidate. ``top``: the anchor
+    to start from (default: the top result's)."""
+    top = top or subject_of(retrieval)
+    if top is None or top not in explanations:
+        return decide(retrieval, None)
+    close = [a for a in close_anchors(retrieval, margin, limit, top) if a in explanations]
+    lead = lead_of(retrieval)
+
+    def single(anchor: str, why: str) -> Verdict:
+        return replace(decide(retrieval, explanations[anchor]), score=_score_of(retrieval, anchor),
+                       lead=lead, margin=margin, singled_out_by=why)
+
+    if len(close) <= 1:
+        why = "margin" if lead is not None else ("only candidate" if retrieval.anchor_scores
+                                                 else "top result")
+        return single(top, why)
+    answers = answering(close, explanations)
+    if answers and len(answers) < len(close):
+        # a close candidate that supersedes another one is that one's answer, not a second
+        # subject (a withdrawal beside the approval it withdraws, the release fixing an
+        # advisory): the question is about the candidates left
+        close = [a for a in close if a not in answers]
+        if len(close) == 1:
+            return single(close[0], "the others answer it")
+    voided = [a for a in close if a not in _reading(explanations[a])]
+    if len({_reading(explanations[a]) for a in close}) == 1 and len(voided) <= 1:
+        # every reading leads to the same controlling documents and at most one candidate is
+        # voided (an approval and its withdrawal, an advisory and the release fixing it): the
+        # question asks about that one. Several voided ones (two approvals of one drug, both
+        # withdrawn) are several documents the question may mean: ambiguous below.
+        return single(voided[0] if voided else top, "same controlling documents")
+    # the entities the question gives that some close candidate holds (``held``: scoped to,
+    # identified or named by; else its scope); a candidate holding all of them, alone among
+    # the close ones, is the one named
+    holds = {a: set(held.get(a, ()) if held is not None else explanations[a].scope) for a in close}
+    # a candidate holding one entity of every mention the question makes (``mention_groups``:
+    # "Regitine" linked as two brands is one mention) that some close candidate holds
+    named = [g for g in mention_groups(retrieval.question_entities)
+             if any(set(g) & holds[a] for a in close)]
+    holders = [a for a in close if named and all(set(g) & holds[a] for g in named)]
+    if len(holders) == 1:
+        return single(holders[0], "named in the question")
+    return _ambiguous(retrieval, explanations, close, margin, lead, top)
+
+
+def _ambiguous(retrieval: Retrieval, explanations: Mapping[str, Explanation],
+               close: Sequence[str], margin: float, lead: float | None, top: str,
+               extra_notes: Sequence[str] = ()) -> Verdict:
+    candidates = tuple(replace(decide(retrieval, explanations[a]), score=_score_of(retrieval, a),
+                               retrieval=None) for a in close)
+    notes = tuple(f"candidate {c.subject_id} is {c.kind.value.replace('_', ' ')}"
+                  + (f"; controlled by {', '.join(r.doc_id for r in c.controlling)}"
+                     if c.controlling and c.kind is not VerdictKind.WITHDRAWN else "")
+                  for c in candidates if c.kind.value in VOIDED_KINDS)
+    return Verdict(question=retrieval.question, as_of=retrieval.as_of, kind=VerdictKind.AMBIGUOUS,
+                   retrieval=retrieval, notes=(*extra_notes, *notes),
+                   score=_score_of(retrieval, top), lead=lead, margin=margin,
+                   candidates=candidates)
+
+
+def unnamed_in_force(verdict: Verdict, retrieval: Retrieval,
+                     held: Mapping[str, Iterable[str]]) -> bool:
+    """A decisive IN FORCE verdict on a subject the question does not name: no linked entity of
+    the question is held by it, and it was singled out by the fused-score lead alone. That is
+    the guess issue 17 calls harmful -- the best lexical or semantic match of a generic question,
+    an unrelated document nothing supersedes, said to be in force."""
+    return (verdict.kind is VerdictKind.IN_FORCE and verdict.singled_out_by == "margin"
+            and bool(retrieval.anchor_scores) and verdict.subject_id is not None
+            and not set(held.get(verdict.subject_id, ())) & set(retrieval.question_entities))
+
+
+def unheld_mentions(verdict: Verdict, retrieval: Retrieval,
+                    held: Mapping[str, Iterable[str]]) -> list[tuple[str, ...]]:
+    """The mentions (``mention_groups``) of a question making two or more that a decisive
+    verdict's subject does not hold: the question names something the asserted subject is not
+    (a second product no retrieved document holds), so one subject does not answer it."""
+    groups = mention_groups(list(dict.fromkeys(retrieval.question_entities)))
+    if len(groups) < 2 or not verdict.decisive or verdict.subject_id is None:
+        return []
+    holds = set(held.get(verdict.subject_id, ()))
+    return [g for g in groups if not set(g) & holds]
+
+
+def not_the_whole_question(verdict: Verdict, retrieval: Retrieval,
+                           explanations: Mapping[str, Explanation],
+                           held: Mapping[str, Iterable[str]], margin: float = VERDICT_MARGIN,
+                           limit: int | None = None) -> Verdict:
+    """``verdict``, or -- when its subject leaves a mention of the question unheld
+    (``unheld_mentions``) or it says IN FORCE of a subject the question does not name
+    (``unnamed_in_force``) -- an ambiguous verdict over the close candidates that says so."""
+    missing = unheld_mentions(verdict, retrieval, held)
+    guess = unnamed_in_force(verdict, retrieval, held)
+    if not missing and not guess:
+        return verdict
+    top = subject_of(retrieval) or ""
+    close = [a for a in close_anchors(retrieval, margin, limit) if a in explanations]
+    subject = verdict.subject_id or ""
+    if subject not in close and subject in explanations:
+        close.insert(0, subject)
+    names = "; ".join(g[0].split(":", 1)[-1] for g in missing)
+    note = (f"the question also names {names}, which {verdict.subject_id} does not hold: "
+            "no one document answers the whole question" if missing else
+            f"{verdict.subject_id} is the best match but nothing the question names singles it "
+            "out; it is not asserted to be in force")
+    return _ambiguous(retrieval, explanations, close, margin, lead_of(retrieval), top, (note,))
+
+
+def answering(close: Sequence[str], explanations: Mapping[str, Explanation]) -> set[str]:
+    """The close candidates that answer another one: those among another close candidate's
+    controlling documents or on its chains (a withdrawal beside the approval it withdraws, the
+    release beside the advisory it fixes)."""
+    found: set[str] = set()
+    for a in close:
+        for c in explanations[a].controlling:
+            on_chain = {c.doc_id, *(h.to_id for h in c.chain)}
+            found |= {b for b in close if b != a and b in on_chain}
+    return found
+
+
+def outcome(verdict: Verdict) -> VerdictOutcome:
+    """What the verdict asserted, as plain ids for ``metrics.score_verdicts``."""
+    def reading(v: Verdict) -> Reading | None:
+        if v.subject_id is None:
+            return None
+        return Reading(v.subject_id, v.kind.value, frozenset(r.doc_id for r in v.controlling))
+
+    return VerdictOutcome(
+        kind=verdict.kind.value,
+        reading=reading(verdict) if verdict.decisive else None,
+        candidates=tuple(r for r in map(reading, verdict.candidates) if r is not None),
+        subjects=tuple(r for r in map(reading, verdict.subjects) if r is not None),
+        subject_candidates=tuple(
+            tuple(r for r in map(reading, s.candidates) if r is not None)
+            for s in verdict.subjects if s.kind is VerdictKind.AMBIGUOUS),
+    )
+
+
+def mention_groups(entities: Sequence[str]) -> list[tuple[str, ...]]:
+    """The question's linked entities ("type:key") grouped by the mention they read: two
+    entities are one mention when their keys share their first word or one key's words are all
+    in the other's ("sibutramine hydrochloride" / "sibutramine", "regitine mesylate" /
+    "regitine hcl", "ethinyl estradiol" / "estradiol"). A linker reads one name several ways;
+    only distinct mentions are distinct subjects. Groups keep the entities' order."""
+    keys = [tuple(e.split(":", 1)[-1].split()) for e in entities]
+    parent = list(range(len(entities)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, a in enumerate(keys):
+        for j in range(i):
+            b = keys[j]
+            if a and b and (a[0] == b[0] or set(a) <= set(b) or set(b) <= set(a)):
+                parent[root(i)] = root(j)
+    groups: dict[int, list[str]] = {}
+    for i, entity in enumerate(entities):
+        groups.setdefault(root(i), []).append(entity)
+    return [tuple(g) for g in groups.values()]
+
+
+def named_subjects(retrieval: Retrieval, held: Mapping[str, Iterable[str]],
+                   k: int) -> list[tuple[str, ...]]:
+    """For a question making two or more mentions (``mention_groups``) that no single one of
+    the top k anchors holds together: per mention, the anchors holding it, best first (the
+    question is about several documents). Empty when one anchor holds them all (one subject)
+    or some mention is held by none (not a clear list of subjects)."""
+    groups = mention_groups(list(dict.fromkeys(retrieval.question_entities)))
+    if len(groups) < 2:
+        return []
+    top = list(retrieval.anchors[:k])
+    holds = {a: set(held.get(a, ())) for a in top}
+    if any(all(set(g) & holds[a] for g in groups) for a in top):
+        return []
+    per_mention = [tuple(a for a in top if set(g) & holds[a]) for g in groups]
+    return [] if not all(per_mention) else per_mention
+
+
+def named_verdict(retrieval: Retrieval, holders: Sequence[str], group: Sequence[str],
+                  explanations: Mapping[str, Explanation], held: Mapping[str, Iterable[str]],
+                  margin: float = VERDICT_MARGIN) -> Verdict:
+    """The verdict on one mention of a question naming several subjects: ``judge`` among the
+    anchors holding it (``holders``, best first), as if the question named only it -- so a name
+    two documents carry ("Ortho Evra", approved twice) stays ambiguous between them."""
+    scores = dict(zip(retrieval.anchors, retrieval.anchor_scores, strict=False))
+    sub = replace(retrieval, anchors=tuple(holders),
+                  anchor_scores=tuple(scores[a] for a in holders) if scores else (),
+                  question_entities=tuple(group))
+    verdict = judge(sub, explanations, margin, len(holders), held, top=holders[0])
+    return replace(verdict, retrieval=None, singled_out_by=verdict.singled_out_by or "named")
+
+
+def several(retrieval: Retrieval, verdicts: Sequence[Verdict]) -> Verdict:
+    """One verdict per subject the question names (at least two distinct subjects)."""
+    return Verdict(question=retrieval.question, as_of=retrieval.as_of, kind=VerdictKind.MULTIPLE,
+                   retrieval=retrieval, singled_out_by="named in the question",
+                   subjects=tuple(replace(v, retrieval=None) for v in verdicts))
+
+
+def _round(value: float | None) -> float | None:
+    return round(value, 4) if value is not None else None
+
+
+def _controlling_json(r: Result) -> dict[str, Any]:
+    return {"doc_id": r.doc_id, "title": r.title, "kind": r.kind, "domain": r.domain,
+            "published": r.published.isoformat() if r.published else None,
+            "status": str(r.status), "chain": [_hop_json(h) for h in r.chain]}
+
+
+def kind_of_status(status: Status) -> VerdictKind:
+    """The verdict a document's own status gives when it is taken as the subject."""
+    return _KIND_BY_STATUS[status]
 
 
 def _subject_status(kind: VerdictKind) -> str:

@@ -13,6 +13,7 @@ import json
 import logging
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -22,7 +23,7 @@ from tqdm import tqdm
 from car_graph.domains import DomainRegistry
 from car_graph.embedding import Embedder
 from car_graph.errors import InputProblem
-from car_graph.extraction import EntityExtractor, ScopedText
+from car_graph.extraction import EntityExtractor, EntityMention, ScopedText
 from car_graph.keys import normalize_key
 from car_graph.records import DocumentRecord, SupersedesRef, parse_date, stored_attributes
 from car_graph.rules import Rule, canonicalize_versions, domain_rules
@@ -223,12 +224,15 @@ def ingest_records(
     progress: bool = True,
     problems: Sequence[InputProblem] = (),
     on_batch: Callable[[int], None] | None = None,
+    overlap: bool = True,
 ) -> IngestSummary:
     """Load records into the graph and keep supersession up to date. Returns what was done.
 
     Streaming: records flow batch by batch (``batch_size`` records: one embedding call, one
     ``nlp.pipe``, one write transaction, then the batch's supersession), so memory does not grow
-    with the corpus. A record whose content is unchanged since it was last written is skipped; a
+    with the corpus. With ``overlap`` (the default) the next batch is embedded and run through
+    spaCy on a second thread while this one is written: at most two batches in memory, writes
+    in input order as without it. A record whose content is unchanged since it was last written is skipped; a
     changed one replaces its old version (properties, links, rule edges) and keeps its embedding
     when its text is the same. Rules, explicit references, cycle marks and unresolved dates are
     computed only for the documents a batch wrote and the scopes they joined or left; a rule that
@@ -256,7 +260,15 @@ def ingest_records(
 
     bar = tqdm(total=len(records) if isinstance(records, Sequence) else None, unit="doc",
                desc="ingest", disable=not progress)
-    for batch in _batches(records, batch_size):
+    batches = _batches(records, batch_size)
+
+    def prepare_next() -> PreparedBatch | None:
+        """Read the next batch and do the work that writes nothing: which records changed, their
+        embeddings and entity mentions. Runs on the prefetch thread while the previous batch is
+        written, so it alone uses the embedder and extractor, and it alone updates the rules."""
+        batch = next(batches, None)
+        if batch is None:
+            return None
         if given_rules is None:
             for domain in sorted({r.domain for r in batch if r.domain} - domains_seen):
                 domains_seen.add(domain)
@@ -264,11 +276,32 @@ def ingest_records(
                     active.setdefault(rule.name, rule)
         if not isinstance(records, Sequence):
             add_mentioned_names(extractor, batch)
-        rule_list = list(active.values())
-        _write_batch(batch, store, embedder, extractor, registry, rule_list, summary, run)
-        bar.update(len(batch))
-        if on_batch:
-            on_batch(summary.documents)
+        return prepare_batch(batch, store, embedder, extractor, list(active.values()))
+
+    # One batch in flight: batch n+1 is read, embedded and run through spaCy while batch n is
+    # written and its supersession resolved. Writes stay strictly in order, on this thread, one
+    # transaction per batch, so a killed ingest leaves exactly what the sequential one left.
+    # Transaction time: the prefetch thread only reads; the run is begun (LazyRun) and every
+    # version closed here, on this thread, and close_document_versions reads the version it
+    # closes inside the batch's own write transaction -- never from the prefetched state, which
+    # only says which records changed (re-read below when the batch just written holds them).
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="car-graph-prefetch") as prefetch:
+        upcoming: Future[PreparedBatch | None] | None = prefetch.submit(prepare_next) if overlap else None
+        written: set[str] = set()
+        while True:
+            prepared = upcoming.result() if upcoming is not None else prepare_next()
+            if prepared is None:
+                break
+            if overlap and written & {r.id for r in prepared.batch}:
+                # an id of the batch just written came again: its state was read before that
+                # write committed, so read it again (and embed what that changes)
+                prepared = prepare_batch(prepared.batch, store, embedder, extractor, prepared.rules)
+            upcoming = prefetch.submit(prepare_next) if overlap else None
+            write_prepared(prepared, store, registry, summary, run)
+            written = {r.id for r in prepared.batch}
+            bar.update(len(prepared.batch))
+            if on_batch:
+                on_batch(summary.documents)
     bar.close()
 
     # Rules that are new or changed since the last ingest see every pair once.
@@ -280,6 +313,8 @@ def ingest_records(
             {"name": r.name, "fingerprint": rule_fingerprint(r),
              "parameters": json.dumps(r.parameters(), sort_keys=True, default=str)}
             for r in renewed])
+    if summary.missing_references:
+        summary.missing_references = still_missing(store, summary.missing_references)
     summary.edges_by_rule = store.edges_by_rule()
     summary.graph = store.counts()
     summary.unresolved = summary.graph["unresolved"]
@@ -287,10 +322,33 @@ def ingest_records(
     return summary
 
 
-def _write_batch(
+def still_missing(store: GraphStore, reported: Sequence[str]) -> list[str]:
+    """Of the references batches reported missing ("newer -> target"), those still missing when
+    the run ends, in the order first reported: a later batch may have written the target."""
+    newer = sorted({entry.split(" -> ", 1)[0] for entry in reported})
+    now = {row["missing"] for row in store.read("still_missing_references", ids=newer)}
+    return [entry for entry in dict.fromkeys(reported) if entry in now]
+
+
+@dataclass
+class PreparedBatch:
+    """A batch with everything computed before it is written: the graph's state of its ids,
+    the records that changed (new, different, or left pending by a killed ingest), the vectors
+    of those whose text changed and the entity mentions of every changed record."""
+
+    batch: list[DocumentRecord]
+    rules: list[Rule]
+    state: dict[str, dict[str, Any]]
+    changed: list[DocumentRecord]
+    vectors: dict[str, list[float]]
+    mentions: list[list[EntityMention]]
+
+
+def prepare_batch(
     batch: list[DocumentRecord], store: GraphStore, embedder: Embedder, extractor: EntityExtractor,
-    registry: DomainRegistry, rules: list[Rule], summary: IngestSummary, run: LazyRun,
-) -> None:
+    rules: list[Rule],
+) -> PreparedBatch:
+    registry = extractor.registry
     state: dict[str, Any] = {row["id"]: dict(row) for row in store.read("document_state", ids=[r.id for r in batch])}
     # changed, new, or written by an ingest that was killed before resolving it; each record
     # under the domains that apply to it (for_document: its own domain's declarations)
@@ -298,16 +356,28 @@ def _write_batch(
                if state.get(r.id, {}).get("content_hash")
                != record_hash(r, rules, registry.for_document(r.domain).fingerprint())
                or state[r.id]["pending"]]
-    summary.documents += len(batch)  # every valid record is in the graph after its batch
-    summary.unchanged += len(batch) - len(changed)
     if not changed:
-        return
+        return PreparedBatch(batch, rules, state, [], {}, [])
     fresh = [r for r in changed if state.get(r.id, {}).get("text_hash") != text_hash(r)]
     vectors = dict(zip([r.id for r in fresh], embedder.embed_documents([embedding_text(r) for r in fresh]), strict=True))
     found = extractor.extract_many(
         [ScopedText(embedding_text(r), registry.for_document(r.domain)) for r in changed])
+    return PreparedBatch(batch, rules, state, changed, vectors, found)
+
+
+def write_prepared(prepared: PreparedBatch, store: GraphStore, registry: DomainRegistry,
+                   summary: IngestSummary, run: LazyRun) -> None:
+    """Write a prepared batch in one transaction, then resolve its supersession; the batch's
+    documents stay pending until that is committed too. ``run``: the ingest's recorded run,
+    begun by the first batch that changes something."""
+    batch, rules, state, changed = prepared.batch, prepared.rules, prepared.state, prepared.changed
+    summary.documents += len(batch)  # every valid record is in the graph after its batch
+    summary.unchanged += len(batch) - len(changed)
+    if not changed:
+        return
+    vectors = prepared.vectors
     documents, scope, identifiers, names, mentions = [], [], [], [], []
-    for record, entities in zip(changed, found, strict=True):
+    for record, entities in zip(changed, prepared.mentions, strict=True):
         domains = registry.for_document(record.domain)
         documents.append(document_row(record, vectors.get(record.id), rules, domains.fingerprint()))
         own = scope_rows(record, domains)
@@ -392,33 +462,39 @@ def rederive_unresolved(store: GraphStore, ids: list[str] | None,
 
 def mark_cycles(store: GraphStore, summary: IngestSummary, ids: list[str] | None) -> None:
     """Strongly connected components of the full edges (None: the whole graph; otherwise the
-    components that can hold a cycle after a batch wrote ``ids``); edges inside one are marked
-    maybe_cycle, every other edge unmarked."""
+    components that can hold a new cycle after a batch wrote ``ids``); full edges inside one are
+    marked maybe_cycle, every other edge unmarked.
+
+    Bounded by what a batch changed: a new cycle runs through a touched document with a full
+    edge in and out (cycle_candidates.cypher), so only those documents' components are walked --
+    along full edges only, one linear walk per component however many of the batch's documents
+    it holds. The marks already set are read back (an index look-up) so that cycles a change
+    broke are cleared: a cycle that still exists outside the walked components consists of
+    marked edges alone, so the search over them finds it again."""
     rows: list[dict[str, Any]]
     if ids is None:
         rows = [dict(r) for r in store.read("full_edges")]
     else:
-        # Every cycle holds a "back" edge (to a document published no earlier than its newer
-        # one): walk only the components of the documents that make one, each once. A corpus
-        # whose edges all point back in time has no cycle to look for.
         rows = []
         seen: set[str] = set()
-        for back in store.read("back_edge_documents"):
-            if back["id"] in seen:
+        for candidate in store.read("cycle_candidates", ids=ids):
+            if candidate["id"] in seen:
                 continue
-            walk = store.read("supersession_component", id=back["id"])[0]
+            walk = store.read("supersession_component", id=candidate["id"])[0]
             seen.update(walk["members"])
             rows.extend(dict(edge) for edge in walk["edges"])
-        walked = {(r["newer"], r["older"], r["rule"]) for r in rows}
-        rows.extend(dict(r) for r in store.read("cycle_marked_edges")
-                    if (r["newer"], r["older"], r["rule"]) not in walked)
+    walked = {(r["newer"], r["older"], r["rule"]) for r in rows}
+    rows.extend(dict(r) for r in store.read("cycle_marked_edges")
+                if (r["newer"], r["older"], r["rule"]) not in walked)
     graph: dict[str, list[str]] = {}
     for row in rows:
-        graph.setdefault(row["newer"], []).append(row["older"])
+        if row["full"]:
+            graph.setdefault(row["newer"], []).append(row["older"])
     component = strongly_connected(graph)
     updates = []
     for row in rows:
-        flag = component.get(row["newer"]) is not None and component.get(row["newer"]) == component.get(row["older"])
+        flag = (bool(row["full"]) and component.get(row["newer"]) is not None
+                and component.get(row["newer"]) == component.get(row["older"]))
         if flag != row["maybe_cycle"]:
             updates.append({"newer": row["newer"], "older": row["older"], "rule": row["rule"], "flag": flag})
     if updates:

@@ -19,7 +19,9 @@
 //         $domain string|null,
 //         $anchors int (anchors returned), $candidates int (candidates per source),
 //         $scope_cap int (largest scope enumerated whole)
-// returns: doc_id string, score float (fused), rank int (0 = best)
+// returns: doc_id string, score float (fused), rank int (0 = best), held list<string> ("type:key"
+//          of the linked entities the document is scoped to, identified or named by: the
+//          verdict's evidence that the question names it)
 CALL () {
   CALL db.index.vector.queryNodes('document_embedding', $candidates, $embedding) YIELD node, score
   RETURN node AS found, score AS dense, null AS lexical
@@ -60,6 +62,13 @@ WHERE @known_version(doc: doc, known_at: $known_at) = found
   AND @visible(doc: doc, as_of: $as_of, known_at: $known_at)
   AND ($domain IS NULL OR found.domain = $domain)
 WITH doc, found, max(dense) AS dense, max(lexical) AS lexical
+// a dense candidate's exact cosine, not the index's score: the approximate index (quantized
+// per segment) scores one vector a little differently in document_embedding and
+// document_version_embedding, and as segments merge -- enough to swap two near-tied candidates,
+// so an answer read --known-at would not be the one given then (same value scale: both [0, 1])
+WITH doc, found, lexical,
+     CASE WHEN dense IS NULL THEN null
+          ELSE vector.similarity.cosine(found.embedding, $embedding) END AS dense
 // per linked entity: 1.0 if it holds the document, 0.5 if the document only mentions it (the
 // links of the version found: a closed one keeps them as WAS_LINKED {kind})
 WITH doc, found, dense, lexical,
@@ -72,22 +81,25 @@ WITH doc, found, dense, lexical,
 // the summed weights of the linked entities that hold the document, and the extra ones it holds
 WITH doc, found, dense, lexical,
      reduce(acc = 0.0, i IN range(0, size($entities) - 1) | acc + $entities[i].weight * holds[i]) AS weighted,
-     size([h IN holds WHERE h = 1.0]) AS held
-WITH doc, found, dense, lexical,
-     $entity_boost * weighted + $coverage_boost * CASE WHEN held > 1 THEN held - 1 ELSE 0 END AS scoped
+     [i IN range(0, size($entities) - 1) WHERE holds[i] = 1.0
+       | $entities[i].type + ':' + $entities[i].key] AS held
+WITH doc, found, dense, lexical, held,
+     $entity_boost * weighted
+       + $coverage_boost * CASE WHEN size(held) > 1 THEN size(held) - 1 ELSE 0 END AS scoped
 // CombSUM of min-max normalised scores: each source's best candidate counts 1, its last 0 --
 // unless the fulltext index ran out of hits before $candidates: then every other document
 // scores 0 lexically, and a rare word's last match keeps its share instead of ranking as none.
-WITH collect({doc: doc, found: found, dense: dense, lexical: lexical, scoped: scoped}) AS pool,
+WITH collect({doc: doc, found: found, dense: dense, lexical: lexical, scoped: scoped,
+              held: held}) AS pool,
      max(dense) AS dense_max, min(dense) AS dense_min,
      max(lexical) AS lexical_max, min(lexical) AS lexical_min, count(lexical) AS lexical_hits
 WITH pool, dense_max, dense_min, lexical_max,
      CASE WHEN lexical_hits < $candidates THEN 0.0 ELSE lexical_min END AS lexical_min
 UNWIND pool AS candidate
-WITH candidate.doc AS doc, candidate.scoped AS scoped,
+WITH candidate.doc AS doc, candidate.scoped AS scoped, candidate.held AS held,
      coalesce(candidate.dense, vector.similarity.cosine(candidate.found.embedding, $embedding)) AS dense,
      candidate.lexical AS lexical, dense_max, dense_min, lexical_max, lexical_min
-WITH doc, dense,
+WITH doc, dense, held,
      CASE
        WHEN dense_max IS NULL THEN 0.0
        WHEN dense_max = dense_min THEN 1.0
@@ -102,6 +114,6 @@ WITH doc, dense,
      + scoped AS fused
 ORDER BY fused DESC, dense DESC, doc.id
 LIMIT $anchors
-WITH collect({id: doc.id, score: fused}) AS ranked
+WITH collect({id: doc.id, score: fused, held: held}) AS ranked
 UNWIND range(0, size(ranked) - 1) AS rank
-RETURN ranked[rank].id AS doc_id, ranked[rank].score AS score, rank
+RETURN ranked[rank].id AS doc_id, ranked[rank].score AS score, rank, ranked[rank].held AS held

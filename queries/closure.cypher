@@ -10,6 +10,11 @@
 //     so the costlier cycle test runs only behind them;
 //   ranking: a frontier document takes the rank of its best anchor; several frontier documents
 //     of one anchor: the one closer to the question first (when $embedding is given).
+//   readings: an anchor whose map carries `reading: n` (n > 0) also gets its own closure
+//     returned whole -- its scope, the edges in force that supersede it and up to n of its
+//     controlling documents with their chains from it -- what `explain` would say of it, from the
+//     same walk (CarClient.answer judges its verdict on these; car.cypher sets the flags). They
+//     come on the first row only (null on the others): each is a few documents with their text.
 // Status is computed here, as of $as_of: withdrawn, unresolved (on a cycle, or a later document
 // of a superseding kind shares its scope and no edge decided: unresolved_from), partially
 // superseded (partial edges only), active.
@@ -17,7 +22,8 @@
 // queries/fragments/, shared with explain, label_status and the analyst queries; `car-graph
 // query closure --show` prints this statement with them expanded.
 // With $known_at, everything is read as car-graph recorded it then: the documents' versions
-// of that time, the edges recorded then (closed ones too), deleted documents as they were.
+// of that time, the edges recorded then (closed ones too), deleted documents as they were;
+// readings too (their anchors' and controlling documents' versions, scopes and edges then).
 // params: $anchors list<map {id string, rank int, score float}>, $as_of date|null,
 //         $known_at datetime|null,
 //         $embedding list<float>|null, $k int
@@ -25,7 +31,10 @@
 //          chain (list<map {from_id, to_id, rule, effective, evidence, partial}>),
 //          anchor_closure int (documents in the anchor's closure),
 //          anchor_scope (list<map {entity string, docs int}>: the anchor's scope entities and how
-//          many documents visible on $as_of share each, counted up to 1001)
+//          many documents visible on $as_of share each, counted up to 1001),
+//          readings (first row only, else null: list<map {doc_id, title, scope list<string>,
+//          superseded_by list<hop map>, supersedes list<hop map>, controlling list<map {doc_id,
+//          title, kind, domain, published, text, status, chain}>}>, one per anchor asked for)
 UNWIND $anchors AS a
 CALL (a) {
   MATCH (anchor:Document {id: a.id})
@@ -44,17 +53,68 @@ WITH a, anchor, collect({d: d, path: path}) AS reached
 UNWIND reached AS r
 WITH a, anchor, size(reached) AS closure_size, r.d AS d, r.path AS path
 WHERE NOT @voided(doc: d, as_of: $as_of, known_at: $known_at)
-WITH d, a, anchor, closure_size, path
-ORDER BY a.rank, length(path)
-WITH d, collect({a: a, anchor: anchor, closure_size: closure_size, path: path})[0] AS best
-// the document's facts: itself, or as recorded at $known_at
-WITH d, best, @known_version(doc: d, known_at: $known_at) AS facts
-ORDER BY best.a.rank,
-         CASE WHEN $embedding IS NULL THEN 0.0
-              ELSE vector.similarity.cosine(facts.embedding, $embedding) END DESC,
-         length(best.path), d.id
-LIMIT $k
-WITH d, facts, best, best.anchor AS anchor
+// each anchor's frontier (never empty: its closure's maximal documents are not voided)
+WITH a, anchor, closure_size, collect({d: d, path: path}) AS frontier
+WITH collect({a: a, anchor: anchor, closure_size: closure_size, frontier: frontier}) AS walked
+CALL (walked) {
+  UNWIND walked AS w
+  WITH w WHERE coalesce(w.a.reading, 0) > 0
+  WITH w.a AS a, w.anchor AS doc, w.frontier AS frontier
+  UNWIND frontier AS f
+  WITH a, doc, f.d AS d, f.path AS path
+  ORDER BY a.rank, length(path), d.id
+  // each controlling document's facts as recorded at $known_at (itself when null)
+  WITH a, doc, d, path, @known_version(doc: d, known_at: $known_at) AS facts
+  WITH a, doc, collect({doc_id: d.id, title: facts.title, kind: facts.kind,
+         domain: facts.domain, published: facts.published, text: facts.text,
+         status: @frontier_status(doc: d, as_of: $as_of, known_at: $known_at),
+         chain: [r IN relationships(path) | {from_id: endNode(r).id, to_id: startNode(r).id,
+           rule: r.rule, effective: r.effective, evidence: r.evidence,
+           partial: coalesce(r.partial, false)}]}) AS controlling
+  WITH a, doc, controlling[..a.reading] AS controlling
+  // the anchor as explain.cypher reads it: its version of $known_at and that version's scope
+  WITH a, doc, controlling, @known_version(doc: doc, known_at: $known_at) AS doc_facts
+  ORDER BY a.rank
+  RETURN collect({
+    doc_id: doc.id,
+    title: doc_facts.title,
+    scope: CASE WHEN doc_facts = doc
+      THEN COLLECT { MATCH (doc)-[:IN_SCOPE]->(e:Entity) RETURN e.type + ':' + e.key }
+      ELSE COLLECT { MATCH (doc_facts)-[:WAS_LINKED {kind: 'IN_SCOPE'}]->(e:Entity)
+                     RETURN e.type + ':' + e.key }
+    END,
+    superseded_by: COLLECT {
+      MATCH (doc)<-[s:SUPERSEDES|CLOSED_SUPERSEDES]-(n)
+      WHERE @in_force(edge: s, newer: n, as_of: $as_of, known_at: $known_at)
+      RETURN {from_id: doc.id, to_id: n.id, rule: s.rule, effective: s.effective,
+              evidence: s.evidence, partial: coalesce(s.partial, false)}
+    },
+    supersedes: COLLECT {
+      MATCH (doc)-[s:SUPERSEDES|CLOSED_SUPERSEDES]->(o)
+      WHERE @in_force(edge: s, newer: doc, as_of: $as_of, known_at: $known_at)
+      RETURN {from_id: o.id, to_id: doc.id, rule: s.rule, effective: s.effective,
+              evidence: s.evidence, partial: coalesce(s.partial, false)}
+    },
+    controlling: controlling}) AS readings
+}
+CALL (walked) {
+  UNWIND walked AS w
+  UNWIND w.frontier AS f
+  WITH f.d AS d, w.a AS a, w.anchor AS anchor, w.closure_size AS closure_size, f.path AS path
+  ORDER BY a.rank, length(path)
+  WITH d, collect({a: a, anchor: anchor, closure_size: closure_size, path: path})[0] AS best
+  // the document's facts: itself, or as recorded at $known_at
+  WITH d, best, @known_version(doc: d, known_at: $known_at) AS facts
+  ORDER BY best.a.rank,
+           CASE WHEN $embedding IS NULL THEN 0.0
+                ELSE vector.similarity.cosine(facts.embedding, $embedding) END DESC,
+           length(best.path), d.id
+  LIMIT $k
+  RETURN collect({d: d, facts: facts, best: best}) AS top
+}
+UNWIND range(0, size(top) - 1) AS i
+WITH top[i].d AS d, top[i].facts AS facts, top[i].best AS best, top[i].best.anchor AS anchor,
+     CASE WHEN i = 0 THEN readings END AS readings
 RETURN d.id AS doc_id,
        facts.title AS title,
        facts.kind AS kind,
@@ -102,4 +162,5 @@ RETURN d.id AS doc_id,
                      AND @visible(doc: member_doc, as_of: $as_of, known_at: $known_at)
                    RETURN DISTINCT member_doc.id LIMIT 1001
                  })} AS scope_entry
-       } AS anchor_scope
+       } AS anchor_scope,
+       readings

@@ -38,6 +38,7 @@ from car_graph.settings import Settings
 
 TEST_DIMENSIONS = 384
 SERVER_FIXTURES = {"neo4j_target", "driver", "db", "local_server"}
+DEMO_FIXTURE = "demo_graph"
 CORPORA_FIXTURE = "raw_corpora"
 
 
@@ -55,13 +56,20 @@ class Neo4jTarget:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test that uses a server fixture carries the ``neo4j`` marker (-m 'not neo4j'), and
-    every test that uses the raw corpora (directly or through another fixture) ``corpora``."""
+    every test that uses the raw corpora (directly or through another fixture) ``corpora``.
+
+    The tests on the session's demo graph run last and together (in their collected order): it
+    is ingested once, and no test that wipes the database runs between them."""
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
         if SERVER_FIXTURES & fixtures:
             item.add_marker(pytest.mark.neo4j)
         if CORPORA_FIXTURE in fixtures:
             item.add_marker(pytest.mark.corpora)
+    on_demo = [item for item in items if DEMO_FIXTURE in getattr(item, "fixturenames", ())]
+    if on_demo:
+        rest = [item for item in items if DEMO_FIXTURE not in getattr(item, "fixturenames", ())]
+        items[:] = rest + on_demo
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

@@ -1,26 +1,51 @@
-"""Shared models for integration tests: loaded once per session (they are read-only)."""
+"""Shared integration fixtures: the models (loaded once per session, read-only), the bundled
+demo graph (ingested once per session: tests/conftest.py runs its tests last, together, so no
+other test wipes it in between) and the one dedicated Neo4j that outage tests stop and start."""
 
 from __future__ import annotations
 
+import os
+import shutil
 from collections.abc import Iterator
 
+import neo4j
 import pytest
+from ci_policy import unavailable
+from reliability_helpers import HashEmbedder
 
+from car_graph import schema
 from car_graph.client import CarClient
+from car_graph.connection import Target, open_driver, wipe_database
+from car_graph.demo import run_demo
+from car_graph.embedding import create_embedder
+from car_graph.errors import ServerError
+from car_graph.extraction import EntityExtractor
+from car_graph.local_server import LocalNeo4j
+from car_graph.settings import Settings
 
 
 @pytest.fixture(scope="session")
 def embedder():
-    from car_graph.embedding import SentenceTransformerEmbedder
-
-    return SentenceTransformerEmbedder()
+    """The default embedder, as users get it (and as the CLI in a subprocess makes it)."""
+    return create_embedder()
 
 
 @pytest.fixture(scope="session")
 def extractor():
-    from car_graph.extraction import EntityExtractor
-
     return EntityExtractor(use_statistical=False)
+
+
+@pytest.fixture(scope="session")
+def demo_graph(driver, neo4j_target, embedder, extractor) -> Iterator[CarClient]:
+    """The bundled sample ingested as `car-graph demo` does. Its tests only read it, or put back
+    what they add."""
+    wipe_database(driver, neo4j_target.database, neo4j_target.uri,
+                  allow_remote=os.environ.get("CAR_ALLOW_REMOTE_WIPE") == "1")
+    schema.apply(driver, neo4j_target.database, embedder.dimensions)
+    with CarClient(driver, neo4j_target.database, embedder=embedder, extractor=extractor,
+                   uri=neo4j_target.uri) as car:
+        run_demo(car, k=1, say=lambda _line: None)
+        yield car
 
 
 @pytest.fixture
@@ -28,3 +53,34 @@ def car(db, embedder, extractor) -> Iterator[CarClient]:
     """A client on a wiped database with the schema applied (the ``db`` fixture)."""
     with CarClient(db, embedder=embedder, extractor=extractor) as client:
         yield client
+
+
+@pytest.fixture(scope="session")
+def outage_server() -> Iterator[LocalNeo4j]:
+    """A Neo4j of the outage tests' own (the MCP server's and the ingest's), which they stop and
+    start; one per session, as each start costs a JVM's boot."""
+    settings = Settings.from_env()
+    server = LocalNeo4j(settings.home, settings.neo4j_version, f"test-outage-{os.getpid()}")
+    try:
+        server.start(timeout=240, progress=lambda _m: None)
+    except ServerError as exc:
+        unavailable(f"could not start a dedicated Neo4j: {exc}")
+    try:
+        yield server
+    finally:
+        try:
+            server.stop(progress=lambda _m: None)
+        finally:
+            shutil.rmtree(server.instance_dir, ignore_errors=True)
+
+
+@pytest.fixture
+def outage(outage_server: LocalNeo4j) -> Iterator[tuple[LocalNeo4j, Target, neo4j.Driver]]:
+    """The outage server running, wiped, with the schema for HashEmbedder vectors."""
+    outage_server.start(timeout=240, progress=lambda _m: None)  # after a test that stopped it
+    uri, user, password = outage_server.connection()
+    target = Target(uri, user, password)
+    with open_driver(target) as driver:
+        wipe_database(driver, "neo4j", uri)
+        schema.apply(driver, "neo4j", HashEmbedder.dimensions)
+        yield outage_server, target, driver

@@ -74,8 +74,10 @@ def snapshot(driver: neo4j.Driver, database: str | None = None,
              with_properties: bool = True) -> GraphSnapshot:
     """A full export, independent of internal ids, and its SHA-256."""
     # Test-only export statements: fixed text, no input in them.
+    # The GraphVersion node is bookkeeping: a fresh random token per write (stamp_graph_version),
+    # so two runs writing the same graph differ only there; it is not part of the graph's content.
     nodes, _, _ = driver.execute_query(
-        "MATCH (n) RETURN labels(n) AS labels, properties(n) AS props",
+        "MATCH (n) WHERE NOT n:GraphVersion RETURN labels(n) AS labels, properties(n) AS props",
         database_=database, routing_=neo4j.RoutingControl.READ)
     rels, _, _ = driver.execute_query(
         "MATCH (a)-[r]->(b) RETURN type(r) AS type, labels(a) AS al, properties(a) AS ap, "

@@ -10,29 +10,22 @@
 
 from __future__ import annotations
 
-import os
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import neo4j
 import pytest
-from ci_policy import unavailable
 from click.testing import CliRunner
 from reliability_helpers import HashEmbedder, record_figure, snapshot
 
-from car_graph import schema
 from car_graph.cli import main
 from car_graph.client import CarClient
-from car_graph.connection import Target, open_driver, wipe_database
-from car_graph.errors import ServerError, ServerUnavailableError
+from car_graph.connection import wipe_database
+from car_graph.errors import ServerUnavailableError
 from car_graph.extraction import EntityExtractor
 from car_graph.ingest.pipeline import ingest_records
-from car_graph.local_server import LocalNeo4j
 from car_graph.records import parse_record
 from car_graph.rules import parse_rules
-from car_graph.settings import Settings
 from car_graph_benchmarks import malformed
 
 pytestmark = [pytest.mark.neo4j]
@@ -121,37 +114,6 @@ def test_eight_clients_retrieve_consistent_answers_during_an_ingest(
 
 
 # ------------------------------------------------------------------ server loss
-
-
-@pytest.fixture(scope="module")
-def outage_server() -> Iterator[LocalNeo4j]:
-    """A server of our own that the tests may stop and start."""
-    settings = Settings.from_env()
-    server = LocalNeo4j(settings.home, settings.neo4j_version, f"test-outage-{os.getpid()}")
-    try:
-        server.start(timeout=240, progress=lambda _m: None)
-    except ServerError as exc:
-        unavailable(f"could not start a dedicated Neo4j: {exc}")
-    try:
-        yield server
-    finally:
-        try:
-            server.stop(progress=lambda _m: None)
-        finally:
-            import shutil
-
-            shutil.rmtree(server.instance_dir, ignore_errors=True)
-
-
-@pytest.fixture
-def outage(outage_server: LocalNeo4j) -> Iterator[tuple[LocalNeo4j, Target, neo4j.Driver]]:
-    outage_server.start(timeout=240, progress=lambda _m: None)  # after a test that stopped it
-    uri, user, password = outage_server.connection()
-    target = Target(uri, user, password)
-    with open_driver(target) as driver:
-        wipe_database(driver, "neo4j", uri)
-        schema.apply(driver, "neo4j", HashEmbedder.dimensions)
-        yield outage_server, target, driver
 
 
 def test_server_stopped_mid_ingest_leaves_whole_batches_and_a_rerun_completes(

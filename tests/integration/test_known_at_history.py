@@ -53,9 +53,14 @@ QUESTIONS = ["Is lodash still vulnerable to prototype pollution?",
              "Is the minimist regular expression denial of service fixed?"]
 
 
+# scores and what is computed from them alone: the fused score of each result and anchor, and
+# a verdict's lead (the fused-score gap to the next candidate)
+SCORES = ("score", "anchor_scores", "lead", "known_at")
+
+
 def without_scores(value: Any) -> Any:
     if isinstance(value, dict):
-        return {k: without_scores(v) for k, v in value.items() if k not in ("score", "known_at")}
+        return {k: without_scores(v) for k, v in value.items() if k not in SCORES}
     if isinstance(value, list | tuple):
         return [without_scores(v) for v in value]
     return value

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import ipaddress
-import os
-import shutil
 import stat
 import subprocess
 import sys
@@ -136,15 +134,13 @@ def test_stop_with_a_stale_pid_file_is_a_no_op(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_stop_and_start_a_second_instance(tmp_path: Path, local_server: LocalNeo4j) -> None:
-    """A full life cycle on another instance sharing the same jars (install is not repeated)."""
-    other = LocalNeo4j(local_server.home, local_server.version, f"test-cycle-{os.getpid()}")
-    try:
-        status = other.start(timeout=180)
-        assert status.running and status.uri != local_server.status().uri
-        assert other.stop(timeout=60, progress=lambda _m: None) is True
-        assert not other.status().running
-        assert not other.pid_file.exists()
-    finally:
-        other.stop(progress=lambda _m: None)
-        shutil.rmtree(other.instance_dir, ignore_errors=True)
+def test_stop_and_start_a_second_instance(local_server: LocalNeo4j, outage_server: LocalNeo4j) -> None:
+    """A full life cycle on another instance sharing the same jars (install is not repeated):
+    the session's outage server, which outage tests stop and start too."""
+    status = outage_server.start(timeout=180, progress=lambda _m: None)
+    assert status.running and status.uri != local_server.status().uri
+    assert outage_server.home == local_server.home and outage_server.version == local_server.version
+    assert outage_server.stop(timeout=60, progress=lambda _m: None) is True
+    assert not outage_server.status().running
+    assert not outage_server.pid_file.exists()
+    assert outage_server.start(timeout=180, progress=lambda _m: None).running

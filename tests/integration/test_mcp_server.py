@@ -19,7 +19,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,23 +30,17 @@ import httpx2
 import mcp.types as types
 import neo4j
 import pytest
-from ci_policy import unavailable
 from click.testing import CliRunner
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
-from car_graph import analyst, cypher, schema
+from car_graph import analyst, cypher
 from car_graph.cli import main
-from car_graph.client import CarClient
-from car_graph.connection import wipe_database
-from car_graph.demo import run_demo, sample_dir
-from car_graph.errors import ServerError
-from car_graph.local_server import LocalNeo4j
+from car_graph.demo import sample_dir
 from car_graph.mcp_server import MAX_RECORD_BYTES
 from car_graph.records import read_jsonl
-from car_graph.settings import Settings
 
 pytestmark = [pytest.mark.neo4j]
 
@@ -66,18 +60,6 @@ INJECTIONS = (
 
 
 # ------------------------------------------------------------------ fixtures
-
-
-@pytest.fixture(scope="module")
-def demo_graph(driver, neo4j_target, embedder, extractor) -> Iterator[CarClient]:
-    """The bundled sample ingested once for the module, as `car-graph demo` does."""
-    wipe_database(driver, neo4j_target.database, neo4j_target.uri,
-                  allow_remote=os.environ.get("CAR_ALLOW_REMOTE_WIPE") == "1")
-    schema.apply(driver, neo4j_target.database, 384)
-    with CarClient(driver, neo4j_target.database, embedder=embedder, extractor=extractor,
-                   uri=neo4j_target.uri) as car:
-        run_demo(car, k=1, say=lambda _line: None)
-        yield car
 
 
 @pytest.fixture(scope="module")
@@ -654,27 +636,8 @@ def test_http_takes_its_token_from_the_environment_and_never_prints_it(demo_grap
 # ------------------------------------------------------------------ a lost database
 
 
-@pytest.fixture(scope="module")
-def outage_server() -> Iterator[LocalNeo4j]:
-    """A Neo4j of this module's own, which the test stops and starts again."""
-    settings = Settings.from_env()
-    server = LocalNeo4j(settings.home, settings.neo4j_version, f"test-mcp-outage-{os.getpid()}")
-    try:
-        server.start(timeout=240, progress=lambda _m: None)
-    except ServerError as exc:
-        unavailable(f"could not start a dedicated Neo4j: {exc}")
-    try:
-        yield server
-    finally:
-        import shutil
-
-        try:
-            server.stop(progress=lambda _m: None)
-        finally:
-            shutil.rmtree(server.instance_dir, ignore_errors=True)
-
-
-def test_a_lost_database_is_a_retryable_error_and_the_server_recovers(outage_server, tmp_path) -> None:
+def test_a_lost_database_is_a_retryable_error_and_the_server_recovers(outage, tmp_path) -> None:
+    outage_server, _target, _driver = outage
     uri, user, password = outage_server.connection()
     env = server_env({"NEO4J_URI": uri, "NEO4J_USER": user, "NEO4J_PASSWORD": password})
     arguments = {"name": "withdrawn_unresolved"}

@@ -33,7 +33,10 @@ def test_scale_benchmark_smoke_produces_a_sane_report(db: neo4j.Driver, extracto
         assert ingest["stages_s"][stage] > 0, stage
     assert result["reingest_unchanged"]["unchanged"] == 300
     assert result["reingest_unchanged"]["written"] == 0
-    for system in ("vector", "car", "reference", "bm25", "hybrid", "vector_e2e", "car_e2e"):
+    systems = ("vector", "car", "reference", "bm25", "hybrid", "vector_e2e", "car_e2e",
+               "graphrag_hybrid", "graphrag_hybrid_e2e", "graphrag_vector_cypher",
+               "graphrag_vector_cypher_e2e")
+    for system in systems:
         timing = result["latency"][system]
         assert timing["n"] == 50
         assert 0 < timing["p50_ms"] <= timing["p95_ms"] <= timing["p99_ms"], system
@@ -41,6 +44,14 @@ def test_scale_benchmark_smoke_produces_a_sane_report(db: neo4j.Driver, extracto
     # the generator's chains are findable by their identifiers: car must get most of them right
     assert result["latency"]["car"]["strict_tca_at_5"] >= 0.8, result["latency"]["car"]
     assert all(v > 0 for row in result["throughput_qps"].values() for v in row.values())
+    assert set(bench.THROUGHPUT_SYSTEMS) <= set(result["throughput_qps"])
+    assert set(result["throughput_qps"]["car"]) == {"1", "4"}
+    # the peers answer from the same graph: identifiers in the questions reach the fulltext
+    # index (escaped), so the hybrid peer finds the anchors even with random vectors, but
+    # without the supersession walk it misses what replaced them
+    assert result["latency"]["graphrag_hybrid"]["strict_tca_at_5"] < result["latency"]["car"]["strict_tca_at_5"]
+    assert result["question_analysis"]["n"] == 50 and result["question_analysis"]["p50_ms"] > 0
+    assert result["ratios"]["car_e2e_p50_over_graphrag_hybrid_e2e_p50"] > 0
     assert result["rss"]["python_peak"] > 0
     assert any("rows=" in line for line in result["profile"]["closure"])
     cost = result["statement_cost"]
@@ -61,3 +72,58 @@ def test_scale_benchmark_smoke_produces_a_sane_report(db: neo4j.Driver, extracto
     assert "## 1,000 documents (random (smoke))" in text and "car p50 / vector p50" in text
     assert "## Adding 1,000 documents to the loaded graph" in text and "## Targets" in text
     assert "### Where car's time goes (50 questions" in text and "| car.cypher (one statement) |" in text
+    assert "| neo4j-graphrag HybridRetriever end to end |" in text
+    assert "car end-to-end p50 <= 1.2 x neo4j-graphrag HybridRetriever end-to-end p50" in text
+    assert "| graphrag_hybrid_e2e |" in text and "question analysis p50 <= 8 ms" in text
+
+
+def test_partial_components_smoke_compares_both_corpora_side_by_side(db: neo4j.Driver, neo4j_target,
+                                                                     extractor, tmp_path: Path) -> None:
+    """`bench --partial-components`, small: 600 documents in components of 300 joined by partial
+    edges, beside the same records without them."""
+    result = bench.run_partial_components(
+        db, tmp_path / "partial", bench.HashEmbedder(), extractor, n_docs=600, component_size=300,
+        vectors="random (smoke)", repeats=1, uri=neo4j_target.uri, database=neo4j_target.database,
+        warmup=False)
+
+    corpus = result["corpus"]
+    assert corpus["documents"] == 600 and corpus["largest_component"] == 300
+    assert corpus["partial_edges"] > corpus["full_edges"] > 0 and corpus["cycles"] == 2
+    with_partial, without = result["runs"]["partial"][0], result["runs"]["baseline"][0]
+    assert with_partial["documents"] == without["documents"] == 600
+    assert with_partial["edges"] == corpus["full_edges"] + corpus["partial_edges"]
+    assert without["edges"] == corpus["full_edges"], "the twin holds the full edges only"
+    cost = result["ms_per_document"]
+    assert result["ratio"] == pytest.approx(cost["partial"] / cost["baseline"], rel=0.01)
+    slowest = result["slowest_statement"]["partial"]
+    assert slowest["statement"] in bench.SUPERSESSION_STATEMENTS and slowest["seconds"] > 0
+    # the cycle pass walked the two families' full components only, never the partial ones
+    walks = with_partial["statements"]["supersession_component"]
+    assert walks["calls"] >= 2 and walks["longest_s"] < 1.0
+    cycles = db.execute_query("MATCH ()-[s:SUPERSEDES {maybe_cycle: true}]->() RETURN count(s) AS n",
+                              database_=neo4j_target.database).records[0]["n"]
+    assert cycles == 4, "each family's two-document cycle is marked (2 edges each)"
+
+    result.update(machine=bench.machine(), neo4j_version="test", command="smoke")
+    (tmp_path / "partial-600-300.json").write_text(json.dumps(result, default=str))
+    out = tmp_path / "benchmarks.md"
+    bench.write_report(tmp_path, out, "smoke")
+    text = out.read_text()
+    assert "## Components joined by partial edges" in text and f"**{result['ratio']:.2f}**" in text
+
+
+def test_overlap_comparison_smoke_ingests_the_same_corpus_both_ways(db: neo4j.Driver, neo4j_target,
+                                                                    extractor, tmp_path: Path) -> None:
+    from car_graph_benchmarks import ingest_overlap
+
+    stats = scale.generate(tmp_path / "corpus", 600, n_questions=10, seed=4)
+    result = ingest_overlap.compare(db, tmp_path / "corpus" / "documents.jsonl", bench.HashEmbedder(),
+                                    extractor, rounds=1, uri=neo4j_target.uri,
+                                    database=neo4j_target.database)
+    assert result["order"] == ["sequential", "overlapped"]
+    for name in ("sequential", "overlapped"):
+        (run,) = result["runs"][name]
+        assert run["documents"] == 600 and run["edges"] == stats["edges"]
+        assert run["overlap"] is (name == "overlapped")
+    rate = result["docs_per_s"]
+    assert result["speedup"] == pytest.approx(rate["overlapped"] / rate["sequential"], rel=0.01)

@@ -369,8 +369,10 @@ def check_history(db: Any, store: GraphStore, extractor: EntityExtractor, docs: 
             for doc_id in ids:
                 out["explain", i, doc_id] = run(tx, "explain", doc_id=doc_id, as_of=None, known_at=at)
                 for as_of in (None, DATES[3]):
+                    # with its reading (the whole closure answer judges), known then too
                     out["closure", i, doc_id, as_of] = run(
-                        tx, "closure", anchors=[{"id": doc_id, "rank": 0, "score": 1.0}],
+                        tx, "closure",
+                        anchors=[{"id": doc_id, "rank": 0, "score": 1.0, "reading": 1000}],
                         as_of=as_of, known_at=at, embedding=None, k=1000)
         return out
 
@@ -395,6 +397,16 @@ def check_history(db: Any, store: GraphStore, extractor: EntityExtractor, docs: 
                 expected = {d: str(state.status(d, as_of)) for d in controlling}
                 got_rows = got["closure", i, doc_id, as_of]
                 assert {r["doc_id"]: r["status"] for r in got_rows} == expected, (*where, as_of)
+                if got_rows:
+                    # the reading says what explain said then, and the same controlling documents
+                    (reading,) = got_rows[0]["readings"]
+                    assert {c["doc_id"]: c["status"] for c in reading["controlling"]} == expected, (
+                        "reading", *where, as_of)
+                    assert (reading["title"], sorted(reading["scope"])) == (
+                        rows[0]["title"], sorted(rows[0]["scope"])), ("reading", *where)
+                    if as_of is None:
+                        assert sorted(map(repr, reading["superseded_by"])) == sorted(
+                            map(repr, rows[0]["superseded_by"])), ("reading", *where)
                 closures += 1
     return {"steps": steps, "closures": closures}
 
@@ -511,4 +523,5 @@ def check_label_status(db: Any, store: GraphStore, reference: AuthorityGraph) ->
 def test_the_property_test_reads_the_statement_it_claims() -> None:
     # the comparison above is only meaningful while closure.cypher is the retrieval's statement
     assert "ANY SHORTEST" in cypher.text("closure")
-    assert cypher.includes("car") == [("anchors", {}), ("closure", {"anchors": "anchors"})]
+    assert cypher.includes("car") == [("graph_version", {}), ("anchors", {}),
+                                      ("closure", {"anchors": "anchors"})]

@@ -105,7 +105,7 @@ def test_car_is_anchors_handed_to_closure_in_one_statement() -> None:
     assert "LIMIT $anchors" in body
     assert cypher.declared_parameters("car")["anchors"].type == "int"
     assert {"k", "embedding", "entities", "fulltext", "as_of"} <= set(cypher.declared_parameters("car"))
-    assert cypher.includes("car") == [("anchors", {}), ("closure", {"anchors": "anchors"})]
+    assert cypher.includes("car") == [("graph_version", {}), ("anchors", {}), ("closure", {"anchors": "anchors"})]
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from car_graph.linking import (
     readings_per_name,
     short_name_tokens,
     typo_corrections,
+    without_spans,
     words,
 )
 
@@ -150,3 +151,12 @@ def test_a_term_that_is_its_own_stem_gets_one_fuzzy_clause() -> None:
 
     query = anchor_lexical_query("Is Unjasyn still available?").split(" OR ")
     assert query.count("unjasyn~1") == 1 and not any(q.startswith("unjasy~") for q in query)
+
+
+def test_names_are_read_from_the_question_without_its_identifiers() -> None:
+    question = "Has CVE-2017-15042 been fixed in Go?"
+    start = question.index("CVE")
+    blanked = without_spans(question, [(start, start + len("CVE-2017-15042"))])
+    assert len(blanked) == len(question)   # offsets stay valid
+    assert "cve" not in words(blanked) and words(blanked)[-1] == "go"
+    assert without_spans(question, []) == question

@@ -92,3 +92,21 @@ def test_the_question_count_does_not_change_the_documents(tmp_path: Path) -> Non
     scale.generate(tmp_path / "a", 1000, n_questions=50, seed=5)
     scale.generate(tmp_path / "b", 1000, n_questions=80, seed=5)
     assert (tmp_path / "a" / "documents.jsonl").read_bytes() == (tmp_path / "b" / "documents.jsonl").read_bytes()
+
+
+def test_partial_corpus_joins_components_by_partial_edges_and_its_twin_drops_only_them(tmp_path: Path) -> None:
+    stats = scale.generate_partial(tmp_path, 2500, 1000, seed=3)
+    assert stats["documents"] == 2500 and stats["components"] == 3
+    assert stats["largest_component"] == 1000, "partial edges join each family into one component"
+    assert stats["largest_full_component"] < 50, "full edges alone make only short chains"
+    with_partial = list(read_jsonl(tmp_path / "partial" / "documents.jsonl"))
+    without = list(read_jsonl(tmp_path / "baseline" / "documents.jsonl"))
+    assert [r.id for r in with_partial] == [r.id for r in without]
+    assert len({r.id for r in with_partial}) == 2500
+    ids = {r.id for r in with_partial}
+    assert all(ref.id in ids for r in with_partial for ref in r.supersedes), "no dangling references"
+    for a, b in zip(with_partial, without, strict=True):
+        assert (a.text, a.scope, a.published) == (b.text, b.scope, b.published)
+        assert [ref for ref in a.supersedes if not ref.partial] == list(b.supersedes)
+    assert sum(ref.partial for r in with_partial for ref in r.supersedes) == stats["partial_edges"]
+    assert sum(len(r.supersedes) for r in without) == stats["full_edges"]

@@ -335,3 +335,30 @@ def test_miss_classes_tell_wrong_sibling_from_other_scope_and_ranking():
         "anchor found, gold outside top k"
     assert classify({"r1"}, "a1", ["r1", "a2"], ["a1"], scope, 5) == \
         "anchor found, superseded document shown"
+
+
+def test_security_verdict_sets_follow_their_definitions(security_suite):
+    """flaw_shared / lure name no product of the anchor; the lure is another product's advisory
+    nothing supersedes, and what also fits is another product's advisory -- read from the
+    export's own records and edges, not from the builder's BM25."""
+    suite = security_suite
+    docs = {d.id: d for d in suite.export.documents}
+    superseded = {ref.id for d in suite.export.documents for ref in d.supersedes}
+
+    def products(doc_id: str) -> set[str]:
+        return set(docs[doc_id].scope.get("product", ()))
+
+    for name in ("flaw_shared", "lure"):
+        for row in suite.sets[name]:
+            (anchor,) = row["anchors"]
+            words = set(re.findall(r"[\w.-]+", row["question"].lower()))
+            assert not {p.lower() for p in products(anchor)} & words, row["question"]
+            others = row["info"]["also_fits"] if name == "flaw_shared" else [row["info"]["lure"]]
+            assert others, row["id"]
+            for other in others:
+                assert docs[other].kind == "advisory" and not products(other) & products(anchor)
+            if name == "lure":
+                assert row["info"]["lure"] not in superseded, row["id"]
+    for row in suite.sets["two_named"]:
+        first, second = row["anchors"]
+        assert not products(first) & products(second), row["id"]

@@ -53,6 +53,7 @@ def application_number(app_type: str, number: str) -> str | None:
 # hyphenated NDCs: (labeler, product[, package]) segment lengths FDA uses
 _NDC_LAYOUTS = {(4, 4, 2), (5, 3, 2), (5, 4, 1), (5, 4, 2)}
 _NDC_PRODUCT_LAYOUTS = {(4, 4), (5, 3), (5, 4)}
+_NDC_LABEL = re.compile(r"^\s*NDC\s*(?:#|No\.?|Numbers?|s)?\s*[:#]?\s*", re.IGNORECASE)
 NDC_IN_TEXT = re.compile(r"\bNDC\s*(?:#|No\.?|Number|Numbers|s)?\s*[:#]?\s*((?:\d[\d\- ]{7,13}\d))",
                          re.IGNORECASE)
 
@@ -61,10 +62,12 @@ def normalize_ndc(value: str) -> str | None:
     """Product-level NDC 'LLLLL-PPPP' from any FDA layout; None if ambiguous or malformed.
 
     '68391-847-47' -> '68391-0847'; '0363-0495-66' -> '00363-0495'; '68391-847' -> '68391-0847';
-    '55513007430' (11 digits, 5-4-2) -> '55513-0074'. Ten digits without hyphens could be any
-    of three layouts and are rejected.
+    '55513007430' (11 digits, 5-4-2) -> '55513-0074'; a leading label ('NDC 0002-3227',
+    'NDC No. ...') is dropped and spaces separate like hyphens ('0002 3227 30'). Ten digits
+    without hyphens could be any of three layouts and are rejected. The one NDC key of the
+    drug domain: records (openfda) and the identifier pattern (entities) both use it.
     """
-    text = clean(value).replace(" ", "-")
+    text = _NDC_LABEL.sub("", clean(value)).replace(" ", "-")
     text = re.sub(r"-+", "-", text).strip("-")
     parts = text.split("-")
     if not all(p.isdigit() for p in parts):

@@ -13,10 +13,9 @@ import re
 from car_graph.domains import IdentifierSpec, NameSpec
 from car_graph.keys import normalize_key
 
+from .common import normalize_ndc
+
 # NDC segment lengths FDA uses: (labeler, product, package) and product-only (labeler, product)
-_NDC_LAYOUTS = {(4, 4, 2), (5, 3, 2), (5, 4, 1), (5, 4, 2)}
-_NDC_PRODUCT_LAYOUTS = {(4, 4), (5, 3), (5, 4)}
-_NDC_LABEL = re.compile(r"^\s*NDC\s*(?:#|No\.?|Numbers?|s)?\s*[:#]?\s*", re.IGNORECASE)
 _NDC_HYPHEN = r"\d{4}-\d{4}-\d{2}|\d{5}-\d{3}-\d{2}|\d{5}-\d{4}-\d{1,2}"
 _APPLICATION_PARTS = re.compile(
     r"^(ANDA|NDA|BLA|A|N|B)\s*(?:#|No\.?|Number|:)?\s*(\d{2}-\d{3,4}|\d{4,6})$", re.IGNORECASE
@@ -36,27 +35,6 @@ DOSAGE_FORMS = frozenset({
     "cream", "ointment", "gel", "patch", "extended", "release", "delayed", "oral", "topical",
     "usp", "er", "xr", "sr",
 })
-
-
-def normalize_ndc(text: str) -> str | None:
-    """Product-level NDC key ``LLLLL-PPPP`` (the 11-digit HIPAA 5-4-2 layout without the package
-    segment), or None when ``text`` is no NDC or is ambiguous.
-
-    "0002-3227-30", "00002-3227-30", "00002322730" (11 digits = 5-4-2), "NDC 0002-3227" and
-    "0002 3227 30" -> "00002-3227". Ten digits without separators could be any of three
-    layouts: None.
-    """
-    s = _NDC_LABEL.sub("", text)
-    s = re.sub(r"[\s-]+", "-", s.strip()).strip("-")
-    parts = s.split("-")
-    if not all(p.isdigit() for p in parts):
-        return None
-    lengths = tuple(len(p) for p in parts)
-    if lengths == (11,):
-        parts, lengths = [s[:5], s[5:9], s[9:]], (5, 4, 2)
-    if lengths in _NDC_LAYOUTS or lengths in _NDC_PRODUCT_LAYOUTS:
-        return f"{parts[0].zfill(5)}-{parts[1].zfill(4)}"
-    return None
 
 
 def normalize_application(text: str) -> str | None:

@@ -1,0 +1,303 @@
+"""Ambiguity-aware verdicts (issue 17) and their scoring, on hand-made objects: every branch of
+``judge`` (margin, same reading, named, ambiguous, not found, several subjects) and every
+counter of ``metrics.score_verdicts``."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date
+
+from car_graph.metrics import Reading, VerdictOutcome, score_verdicts, verdict_stale
+from car_graph.types import Explanation, Hop, Result, Retrieval, Status
+from car_graph.verdict import (
+    VerdictKind,
+    answering,
+    close_anchors,
+    decide,
+    judge,
+    mention_groups,
+    named_subjects,
+    named_verdict,
+    not_the_whole_question,
+    outcome,
+    several,
+    unheld_mentions,
+    unnamed_in_force,
+)
+
+A, B, C, FIX = "adv:a", "adv:b", "adv:c", "rel:fix"
+
+
+def result(doc_id: str, anchor: str, status: Status = Status.ACTIVE,
+           chain: tuple[Hop, ...] = ()) -> Result:
+    return Result(doc_id=doc_id, title=f"Title {doc_id}", kind="advisory", domain="security",
+                  published=date(2020, 1, 1), status=status, score=1.0, anchor_id=anchor,
+                  chain=chain)
+
+
+FIXES_A = Hop(from_id=A, to_id=FIX, rule="fixed_in", effective=date(2021, 1, 1),
+              evidence="fixed in 1.2", partial=False)
+
+
+def explanation(doc_id: str, status: Status, controlling: tuple[Result, ...],
+                superseded_by: tuple[Hop, ...] = (), scope: tuple[str, ...] = ()) -> Explanation:
+    return Explanation(doc_id=doc_id, title=f"Title {doc_id}", status=status, as_of=None,
+                       controlling=controlling, superseded_by=superseded_by, supersedes=(),
+                       scope=scope)
+
+
+# A is superseded by FIX; B and C are in force on their own
+EXPLAINED = {
+    A: explanation(A, Status.SUPERSEDED, (result(FIX, A, chain=(FIXES_A,)),), (FIXES_A,),
+                   scope=("product:alpha",)),
+    B: explanation(B, Status.ACTIVE, (result(B, B),), scope=("product:beta",)),
+    C: explanation(C, Status.ACTIVE, (result(C, C),), scope=("product:beta",)),
+    FIX: explanation(FIX, Status.ACTIVE, (result(FIX, FIX),), scope=("product:alpha",)),
+}
+
+
+def retrieval(anchors: tuple[str, ...], scores: tuple[float, ...],
+              entities: tuple[str, ...] = ()) -> Retrieval:
+    results = tuple((EXPLAINED.get(a) or EXPLAINED[A]).controlling[0] for a in anchors)
+    return Retrieval(question="Is the parser flaw still unpatched?", as_of=None, results=results,
+                     anchors=anchors, suppressed=0, ambiguous_scopes=(),
+                     question_entities=entities, anchor_scores=scores)
+
+
+def test_close_anchors_are_those_within_the_margin_of_the_top_one() -> None:
+    r = retrieval((B, A, C), (2.0, 1.9, 1.0))
+    assert close_anchors(r, 0.25) == (B, A)
+    assert close_anchors(r, 1.0) == (B, A, C)
+    assert close_anchors(r, 1.0, limit=1) == (B,)
+    # without scores (a hand-made retrieval) only the top anchor is trusted
+    assert close_anchors(Retrieval("q", None, r.results, (B, A, C), 0, ()), 5.0) == (B,)
+
+
+def test_a_clear_lead_asserts_the_top_anchor() -> None:
+    verdict = judge(retrieval((B, A), (2.5, 1.0)), EXPLAINED, margin=0.25)
+    assert verdict.kind is VerdictKind.IN_FORCE and verdict.subject_id == B
+    assert verdict.decisive and verdict.singled_out_by == "margin"
+    assert verdict.to_json()["confidence"] == {"score": 2.5, "lead": 1.5, "margin": 0.25,
+                                               "singled_out_by": "margin"}
+    assert verdict.to_json()["candidates"] == []
+
+
+def test_close_candidates_that_read_differently_make_an_ambiguous_verdict_never_in_force() -> None:
+    verdict = judge(retrieval((B, A, C), (2.0, 1.95, 0.5)), EXPLAINED, margin=0.25)
+    assert verdict.kind is VerdictKind.AMBIGUOUS and not verdict.decisive
+    assert verdict.subject_id is None
+    assert [c.subject_id for c in verdict.candidates] == [B, A]   # C is not close
+    data = verdict.to_json()
+    assert data["verdict"] == "ambiguous" and data["subject"] is None
+    first, second = data["candidates"]
+    assert (first["subject"]["doc_id"], first["status"], first["verdict"]) == (B, "active", "in_force")
+    assert [c["doc_id"] for c in first["controlling"]] == [B]
+    assert (second["subject"]["doc_id"], second["status"]) == (A, "superseded")
+    assert [c["doc_id"] for c in second["controlling"]] == [FIX]
+    assert second["superseded_by"][0]["to_id"] == FIX
+    # the voided reading is called out, with what controls it
+    assert any(A in n and "superseded" in n and FIX in n for n in data["notes"])
+    assert "no single one is singled out" in data["summary"] and "no longer in force" in data["summary"]
+    context = verdict.context()
+    assert "Verdict: AMBIGUOUS" in context and "Do not assume one" in context
+    assert f"Caution: {A} is superseded" in context
+    assert "Reading 1: IN FORCE" in context and "Reading 2: SUPERSEDED" in context
+    assert f"{A}: Title {A}" in context and "[possibly asked about]" in context
+    assert f"{FIX}: Title {FIX}" in context and "[CONTROLLING]" in context
+
+
+def test_close_candidates_with_the_same_controlling_documents_are_decisive_on_the_voided_one() -> None:
+    # the advisory and the release that fixes it: both readings say FIX controls
+    verdict = judge(retrieval((FIX, A), (2.0, 1.9)), EXPLAINED, margin=0.25)
+    assert verdict.decisive and verdict.kind is VerdictKind.SUPERSEDED
+    assert verdict.subject_id == A and verdict.singled_out_by == "the others answer it"
+    # FIX is A's controlling document: an answer to the question about A, not a second subject
+    assert answering((FIX, A), EXPLAINED) == {FIX}
+    assert answering((B, C), EXPLAINED) == set()
+
+
+def test_the_only_close_candidate_holding_the_named_entity_is_the_subject() -> None:
+    r = retrieval((B, A), (2.0, 1.95), entities=("product:alpha",))
+    verdict = judge(r, EXPLAINED, margin=0.25)
+    assert verdict.decisive and verdict.subject_id == A
+    assert verdict.singled_out_by == "named in the question"
+    # two close candidates holding the name: the name does not single one out
+    both = judge(retrieval((B, C, A), (2.0, 1.95, 1.9), entities=("product:beta",)),
+                 {**EXPLAINED, C: explanation(C, Status.WITHDRAWN, (result(C, C, Status.WITHDRAWN),),
+                                              scope=("product:beta",))}, margin=0.25)
+    assert both.kind is VerdictKind.AMBIGUOUS
+    assert [c.kind for c in both.candidates] == [VerdictKind.IN_FORCE, VerdictKind.WITHDRAWN,
+                                                 VerdictKind.SUPERSEDED]
+    assert "2 of these readings point to a document no longer in force" in both.summary
+
+
+def test_nothing_retrieved_is_not_found() -> None:
+    empty = Retrieval("q", None, (), (), 0, ())
+    assert judge(empty, EXPLAINED).kind is VerdictKind.NOT_FOUND
+    assert not judge(empty, EXPLAINED).decisive
+
+
+def test_a_question_naming_two_subjects_gets_one_verdict_each() -> None:
+    r = retrieval((A, B), (3.0, 3.0), entities=("product:alpha", "product:beta"))
+    verdict = several(r, [decide(r, EXPLAINED[A]), decide(r, EXPLAINED[B])])
+    assert verdict.kind is VerdictKind.MULTIPLE and verdict.decisive is False
+    data = verdict.to_json()
+    assert [(s["subject"]["doc_id"], s["status"]) for s in data["subjects"]] == [
+        (A, "superseded"), (B, "active")]
+    assert "Subject 1: SUPERSEDED" in verdict.context() and "Subject 2: IN FORCE" in verdict.context()
+    assert outcome(verdict).decisive
+    assert {s.subject for s in outcome(verdict).subjects} == {A, B}
+
+
+def test_outcome_reads_what_the_verdict_asserted() -> None:
+    ambiguous = judge(retrieval((B, A), (2.0, 1.95)), EXPLAINED, margin=0.25)
+    out = outcome(ambiguous)
+    assert out.kind == "ambiguous" and out.reading is None and not out.decisive
+    assert out.candidates == (Reading(B, "in_force", frozenset({B})),
+                              Reading(A, "superseded", frozenset({FIX})))
+    decisive = outcome(judge(retrieval((A, B), (3.0, 1.0)), EXPLAINED, margin=0.25))
+    assert decisive.reading == Reading(A, "superseded", frozenset({FIX}))
+
+
+def test_score_verdicts_counts_each_outcome_class() -> None:
+    gold, anchors = frozenset({FIX}), frozenset({A})
+    right = VerdictOutcome("superseded", Reading(A, "superseded", frozenset({FIX})))
+    wrong_subject_stale = VerdictOutcome("in_force", Reading(B, "in_force", frozenset({B})))
+    amb_with = VerdictOutcome("ambiguous", candidates=(Reading(B, "in_force", frozenset({B})),
+                                                       Reading(A, "superseded", frozenset({FIX}))))
+    amb_without = VerdictOutcome("ambiguous", candidates=(Reading(B, "in_force", frozenset({B})),))
+    nothing = VerdictOutcome("not_found")
+    scores = score_verdicts([(o, gold, anchors) for o in
+                             (right, wrong_subject_stale, amb_with, amb_without, nothing)])
+    assert (scores.n, scores.decisive, scores.decisive_right) == (5, 2, 1)
+    assert scores.decisive_precision == 0.5 and scores.decisive_coverage == 0.4
+    assert (scores.ambiguous, scores.ambiguous_with_gold) == (2, 1)
+    assert scores.ambiguous_with_gold_rate == 0.5
+    assert (scores.stale, scores.stale_rate) == (1, 0.2)
+    assert scores.not_found == 1 and scores.answered_right == 0.4
+    data = scores.as_dict()
+    assert data["decisive_precision"] == 0.5 and data["stale_rate"] == 0.2
+
+
+def test_in_force_of_the_gold_document_is_not_stale_and_unknown_anchors_judge_by_gold() -> None:
+    in_force = VerdictOutcome("in_force", Reading(B, "in_force", frozenset({B})))
+    assert not verdict_stale(in_force, frozenset({B}))
+    assert verdict_stale(in_force, frozenset({C}))
+    scores = score_verdicts([(in_force, frozenset({B}), None)])
+    assert scores.decisive_right == 1
+    # right controlling documents but not the document asked about: not right
+    assert score_verdicts([(in_force, frozenset({B}), frozenset({A}))]).decisive_right == 0
+
+
+def test_a_multiple_verdict_is_right_when_it_names_the_anchors_and_their_controlling_documents() -> None:
+    both = VerdictOutcome("multiple", subjects=(Reading(A, "superseded", frozenset({FIX})),
+                                                Reading(B, "in_force", frozenset({B}))))
+    assert score_verdicts([(both, frozenset({FIX, B}), frozenset({A, B}))]).decisive_right == 1
+    assert score_verdicts([(both, frozenset({FIX, C}), frozenset({A, C}))]).decisive_right == 0
+    assert score_verdicts([(both, frozenset({FIX, C}), frozenset({A, C}))]).stale == 1
+
+
+# -- mentions, names several documents carry, several voided readings ----------------------------
+
+A2 = "adv:a2"   # a second document FIX also supersedes (a second approval of one withdrawn drug)
+FIXES_A2 = Hop(from_id=A2, to_id=FIX, rule="fixed_in", effective=date(2021, 1, 1),
+               evidence="fixed in 1.2", partial=False)
+WITH_A2 = {**EXPLAINED, A2: explanation(A2, Status.SUPERSEDED, (result(FIX, A2, chain=(FIXES_A2,)),),
+                                        (FIXES_A2,), scope=("product:alpha",))}
+
+
+def test_mentions_group_the_readings_of_one_name_and_keep_distinct_names_apart() -> None:
+    assert mention_groups(["drug:sibutramine hydrochloride", "drug:sibutramine"]) == [
+        ("drug:sibutramine hydrochloride", "drug:sibutramine")]
+    assert mention_groups(["brand:regitine mesylate", "brand:durabolin", "brand:regitine hcl"]) == [
+        ("brand:regitine mesylate", "brand:regitine hcl"), ("brand:durabolin",)]
+    assert mention_groups(["drug:ethinyl estradiol", "drug:estradiol"]) == [
+        ("drug:ethinyl estradiol", "drug:estradiol")]
+    assert mention_groups(["fda_application:nda008278", "brand:regitine"]) == [
+        ("fda_application:nda008278",), ("brand:regitine",)]
+    assert mention_groups([]) == []
+
+
+def test_one_name_read_two_ways_is_one_subject_not_several() -> None:
+    # both entities read the same mention; A holds one, B the other: not "two subjects"
+    r = replace(retrieval((A, B), (3.0, 1.5), entities=("product:alpha", "product:alpha beta")),
+                anchor_held=(("product:alpha",), ("product:alpha beta",)))
+    held = dict(zip(r.anchors, r.anchor_held, strict=True))
+    assert named_subjects(r, held, 5) == []
+    verdict = judge(r, EXPLAINED, margin=1.0, held=held)
+    assert verdict.decisive and verdict.subject_id == A
+
+
+def test_two_distinct_names_get_a_verdict_each_and_a_name_two_documents_carry_stays_ambiguous() -> None:
+    r = replace(retrieval((A, A2, B), (3.0, 2.9, 2.0), entities=("product:alpha", "product:beta")),
+                anchor_held=(("product:alpha",), ("product:alpha",), ("product:beta",)))
+    held = dict(zip(r.anchors, r.anchor_held, strict=True))
+    per_mention = named_subjects(r, held, 5)
+    assert per_mention == [(A, A2), (B,)]
+    explained = {**WITH_A2, A2: replace(WITH_A2[A2], controlling=(result(A2, A2),),
+                                        status=Status.ACTIVE, superseded_by=())}
+    subjects = [named_verdict(r, holders, group, explained, held, margin=1.0)
+                for holders, group in zip(per_mention, mention_groups(list(r.question_entities)),
+                                          strict=True)]
+    assert subjects[0].kind is VerdictKind.AMBIGUOUS   # "alpha" names A and A2 alike
+    assert [c.subject_id for c in subjects[0].candidates] == [A, A2]
+    assert subjects[1].decisive and subjects[1].subject_id == B
+    verdict = several(r, subjects)
+    data = verdict.to_json()
+    assert data["subjects"][0]["verdict"] == "ambiguous"
+    assert [c["subject"]["doc_id"] for c in data["subjects"][0]["candidates"]] == [A, A2]
+    assert "[possibly asked about]" in verdict.context()
+    seen = outcome(verdict)
+    assert not seen.decisive and seen.ambiguous
+    # scored: every gold anchor read (asserted or as a candidate) and the union is the gold
+    gold = frozenset({FIX, B})
+    scores = score_verdicts([(seen, gold, frozenset({A, B}))])
+    assert (scores.decisive, scores.ambiguous, scores.ambiguous_with_gold, scores.stale) == (0, 1, 1, 0)
+    wrong = score_verdicts([(seen, frozenset({C}), frozenset({A, C}))])
+    assert wrong.ambiguous_with_gold == 0
+
+
+def test_several_voided_candidates_with_one_reading_are_ambiguous_not_the_first() -> None:
+    # FIX supersedes both A and A2 (two approvals, one withdrawal): which approval is meant is
+    # not singled out, though the answer is the same
+    verdict = judge(retrieval((FIX, A, A2), (2.0, 1.9, 1.8)), WITH_A2, margin=0.5)
+    assert verdict.kind is VerdictKind.AMBIGUOUS
+    # FIX answers both (it is their controlling document); A and A2 stay, neither singled out
+    assert [c.subject_id for c in verdict.candidates] == [A, A2]
+    assert all(c.kind is VerdictKind.SUPERSEDED for c in verdict.candidates)
+
+
+def test_a_subject_that_leaves_a_mention_of_the_question_unheld_is_not_asserted() -> None:
+    # "alpha" and "gamma" are two mentions; A leads by the margin but holds only alpha
+    r = replace(retrieval((A, B), (3.0, 1.0), entities=("product:alpha", "product:gamma")),
+                anchor_held=(("product:alpha",), ()))
+    held = dict(zip(r.anchors, r.anchor_held, strict=True))
+    decisive = judge(r, EXPLAINED, margin=1.0, held=held)
+    assert decisive.decisive and decisive.subject_id == A
+    assert unheld_mentions(decisive, r, held) == [("product:gamma",)]
+    verdict = not_the_whole_question(decisive, r, EXPLAINED, held, margin=1.0)
+    assert verdict.kind is VerdictKind.AMBIGUOUS and not verdict.decisive
+    assert [c.subject_id for c in verdict.candidates] == [A]   # B is not within the margin
+    assert any("also names gamma" in n for n in verdict.notes)
+    # holding every mention keeps the verdict as it was
+    whole = replace(r, anchor_held=(("product:alpha", "product:gamma"), ()))
+    held_all = dict(zip(whole.anchors, whole.anchor_held, strict=True))
+    assert not_the_whole_question(decisive, whole, EXPLAINED, held_all, margin=1.0) is decisive
+
+
+def test_in_force_by_the_lead_alone_on_a_subject_the_question_does_not_name_is_not_asserted() -> None:
+    # B leads by the margin, is in force, and holds nothing the question names (it names
+    # nothing): the best match of a generic question is not said to be in force
+    r = retrieval((B, A), (2.5, 1.0))
+    guess = judge(r, EXPLAINED, margin=1.0, held={})
+    assert guess.kind is VerdictKind.IN_FORCE and guess.singled_out_by == "margin"
+    assert unnamed_in_force(guess, r, {})
+    verdict = not_the_whole_question(guess, r, EXPLAINED, {}, margin=1.0)
+    assert verdict.kind is VerdictKind.AMBIGUOUS and not verdict.decisive
+    assert any("not asserted to be in force" in n for n in verdict.notes)
+    # named by the question: asserted
+    named = replace(r, question_entities=("product:beta",), anchor_held=(("product:beta",), ()))
+    held = dict(zip(named.anchors, named.anchor_held, strict=True))
+    kept = judge(named, EXPLAINED, margin=1.0, held=held)
+    assert not unnamed_in_force(kept, named, held)
+    assert not_the_whole_question(kept, named, EXPLAINED, held, margin=1.0) is kept
