@@ -50,7 +50,7 @@ from car_graph.ingest.sources import format_help, format_names
 from car_graph.local_server import DEFAULT_MEMORY, MEMORY_PROFILES, LocalNeo4j, ServerStatus, memory_profile
 from car_graph.settings import Settings
 from car_graph.stats import graph_stats
-from car_graph.types import Explanation, Hop, instant, known_at_instant
+from car_graph.types import DocumentHistory, Explanation, Hop, instant, known_at_instant
 from car_graph.verdict import VERDICT_MARGIN, Verdict, VerdictKind
 
 
@@ -526,6 +526,50 @@ def explain(state: CliState, doc_id: str, as_of: datetime | None, known_at: date
         _echo_json(explanation.to_json())
         return
     click.echo(render_explanation(explanation), nl=False)
+
+
+@main.command("history")
+@click.argument("doc_id")
+@json_option
+@pass_state
+def history(state: CliState, doc_id: str, as_json: bool) -> None:
+    """Every recorded version of DOC_ID and every edge into or out of it, closed ones included:
+    rule, evidence, valid time (published, effective) and transaction time (recorded from/until,
+    the run that closed it and why). A deleted document has its history too."""
+    with state.driver() as driver, _client(state, driver) as car:
+        found = car.history(doc_id)
+    if as_json:
+        _echo_json(found.to_json())
+        return
+    click.echo(render_history(found), nl=False)
+
+
+def render_history(found: DocumentHistory) -> str:
+    """Versions oldest first, then edges by the time they were recorded; each with its
+    recorded interval ("now" when still current)."""
+
+    def interval(item: dict[str, Any]) -> str:
+        until = item.get("recorded_until") or "now"
+        closed = (f" (closed by run {item['closed_by_run']}: {item['closed_reason']})"
+                  if item.get("closed_reason") else "")
+        return f"recorded {item.get('recorded_from') or 'from the start'} .. {until}{closed}"
+
+    status = "current" if found.current else f"deleted at {found.retired_at}"
+    lines = [f"{found.doc_id} [{status}]", "versions:"]
+    for version in found.versions:
+        dates = ", ".join(f"{k} {version[k]}" for k in ("published", "withdrawn", "unresolved_from")
+                          if version.get(k))
+        lines.append(f"  {interval(version)}: {version.get('title') or '-'}"
+                     + (f" ({dates})" if dates else ""))
+    lines.append("edges:" if found.edges else "edges: none")
+    for edge in found.edges:
+        arrow = "superseded by" if edge["direction"] == "incoming" else "supersedes"
+        effective = f" effective {edge['effective']}" if edge.get("effective") else " (undated)"
+        part = " (in part)" if edge.get("partial") else ""
+        lines.append(f"  {arrow} {edge['other_id']} via {edge['rule']}{effective}{part}; "
+                     f"{interval(edge)}")
+        lines.append(f"    evidence: {edge.get('evidence') or '-'}")
+    return "\n".join(lines) + "\n"
 
 
 def render_explanation(explanation: Explanation) -> str:

@@ -47,7 +47,7 @@ from car_graph.rules import Rule, load_domain_file
 from car_graph.settings import Settings
 from car_graph.store import GraphStore
 from car_graph.target import resolve_target
-from car_graph.types import Explanation, KnownAt, Result, instant, known_at_instant
+from car_graph.types import DocumentHistory, Explanation, KnownAt, Result, instant, known_at_instant
 from car_graph.verdict import (
     VERDICT_MARGIN,
     Verdict,
@@ -259,6 +259,23 @@ class CarClient:
 
                 raise EmptyGraphError() from exc
             raise UnknownDocumentError(doc_id, self.nearest_ids(doc_id)) from exc
+
+    def history(self, doc_id: str) -> DocumentHistory:
+        """Every recorded version of ``doc_id`` and every supersession edge it was an end of,
+        current and closed, with both clocks (queries/history.cypher). A deleted document has
+        its history too; an id never recorded raises UnknownDocumentError."""
+        rows = self.store.read("history", doc_id=doc_id)
+        if not rows:
+            if self.document_count() == 0:
+                raise EmptyGraphError()
+            raise UnknownDocumentError(doc_id, self.nearest_ids(doc_id))
+        row = rows[0]
+        return DocumentHistory(
+            doc_id=row["doc_id"], current=bool(row["current"]),
+            retired_at=analyst.plain(row["retired_at"]),
+            versions=tuple(analyst.plain(v) for v in row["versions"]),
+            edges=tuple(analyst.plain(e) for e in row["edges"]),
+        )
 
     def document_count(self) -> int:
         return self.store.counts()["documents"]

@@ -154,3 +154,20 @@ class Explanation:
         else:
             data["known_at"] = self.known_at.isoformat()
         return data
+
+
+@dataclass(frozen=True)
+class DocumentHistory:
+    """Every recorded version of one document and every edge it was ever an end of, current
+    and closed, with both clocks (queries/history.cypher; dates and instants as ISO text)."""
+
+    doc_id: str
+    current: bool                      # a document now (False: deleted, kept as history)
+    retired_at: str | None             # when it was deleted
+    versions: tuple[dict[str, Any], ...]  # oldest first; the current one last
+    edges: tuple[dict[str, Any], ...]     # by recorded_from
+
+    def to_json(self) -> dict[str, Any]:
+        """The shape of ``car-graph history --json``, a contract."""
+        return {"doc_id": self.doc_id, "current": self.current, "retired_at": self.retired_at,
+                "versions": [dict(v) for v in self.versions], "edges": [dict(e) for e in self.edges]}

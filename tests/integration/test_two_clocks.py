@@ -7,11 +7,14 @@ recorded history back."""
 from __future__ import annotations
 
 import itertools
+import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from click.testing import CliRunner
 from reliability_helpers import ConstantEmbedder
 
+from car_graph.cli import main
 from car_graph.extraction import EntityExtractor
 from car_graph.ingest.pipeline import delete_documents, ingest_records, purge_history
 from car_graph.records import parse_record
@@ -163,3 +166,48 @@ def test_purge_erases_closed_history_and_keeps_the_current_state(db, store, extr
                             "RETURN count(c) AS n").records[0]["n"] == 0
     assert db.execute_query("MATCH (d:Document) RETURN d.id AS id, d.recorded_from AS t"
                             ).records == current
+
+
+@pytest.mark.models
+def test_history_command_lists_every_version_and_edge_with_both_clocks(db, store, extractor,
+                                                                       neo4j_target) -> None:
+    ingest(store, extractor, ADVISORY, RELEASE)
+    # the fix moves to 2.0: the advisory's version closes, and the release's edge with it
+    ingest(store, extractor, {**ADVISORY, "text": "flaw in p, fixed in 2.0",
+                              "attributes": {"fixed": ["2.0"]}})
+    delete_documents(store, ["REL-1"])
+    env = {"NEO4J_URI": neo4j_target.uri, "NEO4J_USER": neo4j_target.user,
+           "NEO4J_PASSWORD": neo4j_target.password, "NEO4J_DATABASE": neo4j_target.database}
+
+    def shown(doc_id: str) -> dict:
+        run = CliRunner().invoke(main, ["history", doc_id, "--json"], env=env)
+        assert run.exit_code == 0, run.output
+        return json.loads(run.output)
+
+    advisory, release = shown("ADV-1"), shown("REL-1")
+    recorded = history(db, "ADV-1")
+    # the advisory: its closed version (oldest first), then the current one
+    assert advisory["current"] is True and advisory["retired_at"] is None
+    assert [(v["current"], v["closed_reason"], v["recorded_until"]) for v in advisory["versions"]] == [
+        *[(False, v["reason"], v["until"].iso_format()) for v in recorded["versions"]],
+        (True, None, None)]
+    assert advisory["versions"][-1]["recorded_from"] == recorded["current"][0]["since"].iso_format()
+    # its one edge, closed when the advisory changed: rule, evidence and both clocks as recorded
+    (closed,) = recorded["closed"]
+    (edge,) = advisory["edges"]
+    assert (edge["direction"], edge["other_id"], edge["current"]) == ("incoming", "REL-1", False)
+    assert (edge["rule"], edge["closed_reason"], edge["closed_by_run"], edge["recorded_from"],
+            edge["recorded_until"]) == (closed["rule"], closed["reason"], closed["run"],
+                                        closed["since"].iso_format(), closed["until"].iso_format())
+    assert edge["evidence"]
+    # the deleted release: retired, its last version closed by the delete, the same edge outgoing
+    assert release["current"] is False and release["retired_at"]
+    assert [v["closed_reason"] for v in release["versions"]] == ["deleted"]
+    assert [(e["direction"], e["other_id"], e["recorded_until"]) for e in release["edges"]] == [
+        ("outgoing", "ADV-1", edge["recorded_until"])]
+    # an id never recorded is an error naming it
+    missing = CliRunner().invoke(main, ["history", "NOPE-9"], env=env)
+    assert missing.exit_code == 1 and "NOPE-9" in missing.output
+    # the text form names every version's interval and the closed edge's rule and reason
+    text = CliRunner().invoke(main, ["history", "ADV-1"], env=env).output
+    assert f"superseded by REL-1 via {closed['rule']}" in text and closed["reason"] in text
