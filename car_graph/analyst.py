@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 import neo4j
@@ -20,6 +21,7 @@ from rapidfuzz import process
 
 from car_graph import cypher
 from car_graph.errors import QueryParameterError, UnknownQueryError
+from car_graph.types import known_at_instant
 
 # Properties too large or too internal for a result table.
 HIDDEN_PROPERTIES = frozenset({"embedding", "text", "attributes"})
@@ -74,7 +76,15 @@ def bind(name: str, given: Mapping[str, Any]) -> dict[str, Any]:
             f"{name} needs {', '.join('$' + p.name + ' (' + p.type + ')' for p in missing)}; "
             f"e.g. {examples}"
         )
-    return {p: given.get(p) for p in declared}
+    bound = {p: given.get(p) for p in declared}
+    if isinstance(bound.get("known_at"), (str, date)):
+        # --param known_at=2019-06-01 means what --known-at 2019-06-01 means (the end of the
+        # day, UTC); the statements' @known_instant reads a pasted Browser text the same way
+        try:
+            bound["known_at"] = known_at_instant(bound["known_at"])
+        except ValueError as exc:
+            raise QueryParameterError(f"{name}: known_at: {exc}") from None
+    return bound
 
 
 def run_query(driver: neo4j.Driver, database: str | None, name: str, params: Mapping[str, Any]) -> QueryResult:
