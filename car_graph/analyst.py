@@ -25,6 +25,8 @@ from car_graph.types import known_at_instant
 
 # Properties too large or too internal for a result table.
 HIDDEN_PROPERTIES = frozenset({"embedding", "text", "attributes"})
+# Parameters naming a transaction-time instant (read as --known-at reads its value).
+KNOWN_AT_PARAMETERS = frozenset({"known_at", "known_from", "known_to"})
 
 
 @dataclass(frozen=True)
@@ -77,13 +79,14 @@ def bind(name: str, given: Mapping[str, Any]) -> dict[str, Any]:
             f"e.g. {examples}"
         )
     bound = {p: given.get(p) for p in declared}
-    if isinstance(bound.get("known_at"), (str, date)):
-        # --param known_at=2019-06-01 means what --known-at 2019-06-01 means (the end of the
-        # day, UTC); the statements' @known_instant reads a pasted Browser text the same way
-        try:
-            bound["known_at"] = known_at_instant(bound["known_at"])
-        except ValueError as exc:
-            raise QueryParameterError(f"{name}: known_at: {exc}") from None
+    for clock in KNOWN_AT_PARAMETERS & set(bound):
+        if isinstance(bound[clock], (str, date)):
+            # --param known_at=2019-06-01 means what --known-at 2019-06-01 means (the end of
+            # the day, UTC); the statements' @known_instant reads a pasted Browser text alike
+            try:
+                bound[clock] = known_at_instant(bound[clock])
+            except ValueError as exc:
+                raise QueryParameterError(f"{name}: {clock}: {exc}") from None
     return bound
 
 

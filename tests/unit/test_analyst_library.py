@@ -12,7 +12,7 @@ from car_graph.errors import QueryParameterError, UnknownQueryError
 from car_graph.types import known_at_instant
 
 EXPECTED = {"chain", "controlling_for_entity", "controlling_on_date", "stale_crowding",
-            "multi_chain_scopes", "rule_audit", "withdrawn_unresolved"}
+            "multi_chain_scopes", "rule_audit", "withdrawn_unresolved", "changed_between"}
 
 
 def test_the_library_is_part_of_the_one_catalogue() -> None:
@@ -87,10 +87,17 @@ def test_every_analyst_query_with_a_date_takes_the_other_clock_too(name: str) ->
     # valid time ($as_of, or controlling_on_date's $on) and transaction time go together, and
     # known_at is read through the shared fragments, never by hand
     declared = cypher.declared_parameters(name)
-    if {"as_of", "on"} & set(declared):
+    if not {"as_of", "on"} & set(declared):
+        return
+    assert "known_instant" in cypher.fragments_used(name), name
+    if name == "analyst/changed_between":  # the auditor's query compares two of them
+        clocks = ["known_from", "known_to"]
+        assert not declared["known_from"].optional and not declared["known_to"].optional
+    else:
+        clocks = ["known_at"]
         assert declared["known_at"].optional, name
-        assert "known_instant" in cypher.fragments_used(name), name
-        assert any(line.startswith(":param known_at") for line in cypher.browser_params(name)), name
+    for clock in clocks:
+        assert any(line.startswith(f":param {clock} =>") for line in cypher.browser_params(name)), name
 
 
 def test_known_at_binds_as_the_command_line_option_does() -> None:
