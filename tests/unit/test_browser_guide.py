@@ -59,7 +59,7 @@ def test_chain_commands_quote_parameters_and_drop_the_comment_header() -> None:
     assert browser.chain_commands("x")[1] == ":param as_of => null"
     # Browser needs every parameter the statement names set: the current graph
     assert known_at_param == ":param known_at => null"
-    assert {m for m in re.findall(r"\$(\w+)", query)} == {"doc_id", "as_of", "known_at"}
+    assert set(re.findall(r"\$(\w+)", query)) == {"doc_id", "as_of", "known_at"}
     assert "//" not in query and "\n" not in query
     assert query.startswith("WITH date($as_of) AS as_of, ")
     assert "MATCH (doc:Document {id: $doc_id})" in query
