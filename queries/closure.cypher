@@ -53,21 +53,24 @@ WITH a, anchor, collect({d: d, path: path}) AS reached
 UNWIND reached AS r
 WITH a, anchor, size(reached) AS closure_size, r.d AS d, r.path AS path
 WHERE NOT @voided(doc: d, as_of: $as_of, known_at: $known_at)
-// each anchor's frontier (never empty: its closure's maximal documents are not voided)
-WITH a, anchor, closure_size, collect({d: d, path: path}) AS frontier
+// each anchor's frontier (never empty: its closure's maximal documents are not voided), each
+// document with its status, computed here once for the readings and the rows alike: d is not
+// voided, so its status is its frontier status
+WITH a, anchor, closure_size,
+     collect({d: d, path: path, status: @frontier_status(doc: d, as_of: $as_of, known_at: $known_at)}) AS frontier
 WITH collect({a: a, anchor: anchor, closure_size: closure_size, frontier: frontier}) AS walked
 CALL (walked) {
   UNWIND walked AS w
   WITH w WHERE coalesce(w.a.reading, 0) > 0
   WITH w.a AS a, w.anchor AS doc, w.frontier AS frontier
   UNWIND frontier AS f
-  WITH a, doc, f.d AS d, f.path AS path
+  WITH a, doc, f.d AS d, f.path AS path, f.status AS status
   ORDER BY a.rank, length(path), d.id
   // each controlling document's facts as recorded at $known_at (itself when null)
-  WITH a, doc, d, path, @known_version(doc: d, known_at: $known_at) AS facts
+  WITH a, doc, d, path, status, @known_version(doc: d, known_at: $known_at) AS facts
   WITH a, doc, collect({doc_id: d.id, title: facts.title, kind: facts.kind,
          domain: facts.domain, published: facts.published, text: facts.text,
-         status: @frontier_status(doc: d, as_of: $as_of, known_at: $known_at),
+         status: status,
          chain: [r IN relationships(path) | {from_id: endNode(r).id, to_id: startNode(r).id,
            rule: r.rule, effective: r.effective, evidence: r.evidence,
            partial: coalesce(r.partial, false)}]}) AS controlling
@@ -100,20 +103,21 @@ CALL (walked) {
 CALL (walked) {
   UNWIND walked AS w
   UNWIND w.frontier AS f
-  WITH f.d AS d, w.a AS a, w.anchor AS anchor, w.closure_size AS closure_size, f.path AS path
+  WITH f.d AS d, f.status AS status, w.a AS a, w.anchor AS anchor, w.closure_size AS closure_size, f.path AS path
   ORDER BY a.rank, length(path)
-  WITH d, collect({a: a, anchor: anchor, closure_size: closure_size, path: path})[0] AS best
+  WITH d, status, collect({a: a, anchor: anchor, closure_size: closure_size, path: path})[0] AS best
   // the document's facts: itself, or as recorded at $known_at
-  WITH d, best, @known_version(doc: d, known_at: $known_at) AS facts
+  WITH d, status, best, @known_version(doc: d, known_at: $known_at) AS facts
   ORDER BY best.a.rank,
            CASE WHEN $embedding IS NULL THEN 0.0
                 ELSE vector.similarity.cosine(facts.embedding, $embedding) END DESC,
            length(best.path), d.id
   LIMIT $k
-  RETURN collect({d: d, facts: facts, best: best}) AS top
+  RETURN collect({d: d, facts: facts, best: best, status: status}) AS top
 }
 UNWIND range(0, size(top) - 1) AS i
 WITH top[i].d AS d, top[i].facts AS facts, top[i].best AS best, top[i].best.anchor AS anchor,
+     top[i].status AS status,
      CASE WHEN i = 0 THEN readings END AS readings
 RETURN d.id AS doc_id,
        facts.title AS title,
@@ -121,8 +125,7 @@ RETURN d.id AS doc_id,
        facts.domain AS domain,
        facts.published AS published,
        facts.text AS text,
-       // d is not voided (above), so its status is its frontier status
-       @frontier_status(doc: d, as_of: $as_of, known_at: $known_at) AS status,
+       status,
        best.a.score AS score,
        anchor.id AS anchor_id,
        [r IN relationships(best.path) | {from_id: endNode(r).id, to_id: startNode(r).id,
