@@ -443,7 +443,12 @@ def rederive_unresolved(store: GraphStore, ids: list[str] | None,
     """Recompute unresolved_from for ``ids`` (None: every document) under ``rules`` (Rule, or
     the stored parameters of one); a document whose date changes closes the version that had
     the old one, so a --known-at read sees the status it had then."""
-    before = {r["id"]: r["unresolved_from"] for r in store.read("document_unresolved", ids=ids)}
+    # mark_unresolved lowers the date of any document a batch document joins in scope, not
+    # only the batch's own: those neighbours are watched too, or their date would change in
+    # place and a --known-at read would see the new one before it was recorded
+    watched = None if ids is None else sorted(
+        {*ids, *(r["id"] for r in store.read("scope_neighbours", ids=ids))})
+    before = {r["id"]: r["unresolved_from"] for r in store.read("document_unresolved", ids=watched)}
     store.write("reset_unresolved", ids=ids)
     for rule in rules:
         params = rule.parameters() if isinstance(rule, Rule) else rule
@@ -453,7 +458,7 @@ def rederive_unresolved(store: GraphStore, ids: list[str] | None,
             "mark_unresolved", ids=ids, scope_all=params.get("scope_all", False),
             **{k: params[k] for k in ("newer_kinds", "older_kinds", "scope_types", "domain")},
         )
-    after = {r["id"]: r["unresolved_from"] for r in store.read("document_unresolved", ids=ids)}
+    after = {r["id"]: r["unresolved_from"] for r in store.read("document_unresolved", ids=watched)}
     changed = sorted(i for i in {*before, *after} if before.get(i) != after.get(i))
     if changed:
         store.write("close_document_versions", reason="rederived", **run.params(),

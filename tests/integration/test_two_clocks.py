@@ -211,3 +211,28 @@ def test_history_command_lists_every_version_and_edge_with_both_clocks(db, store
     # the text form names every version's interval and the closed edge's rule and reason
     text = CliRunner().invoke(main, ["history", "ADV-1"], env=env).output
     assert f"superseded by REL-1 via {closed['rule']}" in text and closed["reason"] in text
+
+
+def test_a_document_joining_a_scope_closes_its_neighbours_version(db, store, extractor) -> None:
+    # A release of another package does not touch the advisory; corrected into the advisory's
+    # package (a version that fixes nothing), it makes the advisory unresolved from its date
+    # -- a change of the advisory's derived fact made by a batch the advisory is not in. The
+    # advisory's earlier version must be closed (rederived), or a --known-at read of the
+    # first run would see the later date (the property test found this).
+    db.execute_query("MATCH (n) DETACH DELETE n")
+    ingest(store, extractor, ADVISORY, {**RELEASE, "scope": {"package": ["q"]}, "attributes": {"version": "2.0"}})
+    first_run = runs(db)[-1]
+    ingest(store, extractor, {**RELEASE, "attributes": {"version": "2.0"}})
+    versions = db.execute_query(
+        "MATCH (v:DocumentVersion {id: 'ADV-1'}) RETURN v.unresolved_from AS unresolved_from, "
+        "v.closed_reason AS reason, v.closed_by_run AS run").records
+    assert [dict(v) for v in versions] == [{"unresolved_from": None, "reason": "rederived",
+                                            "run": runs(db)[-1]["number"]}]
+    current = db.execute_query("MATCH (d:Document {id: 'ADV-1'}) RETURN d.unresolved_from AS u").records
+    assert current[0]["u"].iso_format() == RELEASE["published"]
+    statuses = {}
+    for name, at in (("then", first_run["at"]), ("now", None)):
+        rows = store.read("closure", anchors=[{"id": "ADV-1", "rank": 0, "score": 1.0}], as_of=None,
+                          known_at=at, embedding=None, k=10)
+        statuses[name] = [(r["doc_id"], r["status"]) for r in rows]
+    assert statuses == {"then": [("ADV-1", "active")], "now": [("ADV-1", "unresolved")]}
