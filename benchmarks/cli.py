@@ -1,7 +1,7 @@
-"""The benchmarks' ``car-graph`` commands: synthetic, reproduce, bench, corpora.
+"""The benchmarks' ``car-graph`` commands: synthetic, reproduce, bench, corpora, known-at-bench.
 
 car-graph's CLI adds every click command registered in the entry-point group ``car_graph.cli``
-(benchmarks/pyproject.toml registers these four), so they appear as ``car-graph synthetic`` etc.
+(benchmarks/pyproject.toml registers these five), so they appear as ``car-graph synthetic`` etc.
 when this package is installed and the core never imports it. Their names, options and output
 are contracts (docs/results.md records the reproduce command line). Heavy modules are imported
 inside each command, so ``car-graph --help`` stays quick.

@@ -50,7 +50,8 @@ eval`` scores) against the as-known-then gold and relation. It also counts *anac
 questions whose top k holds a document car-graph had not recorded at that date.
 
 ``python -m car_graph_benchmarks.known_at OUT_DIR --raw RAW`` writes the steps, the question
-sets (``known_at.{dev,test}.jsonl``) and ``stats.json`` without a database.
+sets (``known_at.{dev,test}.jsonl``) and ``known_at.stats.json`` without a database; the last
+three are committed in ``benchmarks/security/``.
 """
 
 from __future__ import annotations
@@ -447,7 +448,8 @@ def _snapshot_counts(security: Path) -> dict[str, Any]:
 
 
 def write_history(bench: HistoryBenchmark, out_dir: Path) -> dict[str, Path]:
-    """``step-<k>.jsonl`` per step, ``known_at.{dev,test}.jsonl`` and ``stats.json``."""
+    """``step-<k>.jsonl`` per step, ``known_at.{dev,test}.jsonl`` and ``known_at.stats.json``
+    (the last three are committed beside the security questions, benchmarks/security/)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     paths: dict[str, Path] = {}
     for number, records in enumerate(bench.steps, start=1):
@@ -460,7 +462,7 @@ def write_history(bench: HistoryBenchmark, out_dir: Path) -> dict[str, Path]:
             for row in bench.split(bench.questions, split):
                 handle.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
         paths[path.name] = path
-    path = out_dir / "stats.json"
+    path = out_dir / "known_at.stats.json"
     path.write_text(json.dumps(bench.stats, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     paths[path.name] = path
     return paths
@@ -484,6 +486,9 @@ class Scored:
     anchor_recall_known_at: float | None
     anachronisms_known_at: int   # questions whose top k holds a document not recorded then
     anachronisms_now: int
+    # strict TCA and no anachronism: the answer car-graph could have given then
+    tca_then_known_at: float
+    tca_then_now: float
     ci_known_at: tuple[float, float]
     ci_now: tuple[float, float]
 
@@ -497,11 +502,13 @@ class HistoryRun:
     split: str
     seconds: float
     load: list[float]
+    # one row per question, system and mode: what was retrieved and how it scored
+    rows: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"k": self.k, "split": self.split, "steps": self.steps, "today": self.today,
                 "scores": [s.__dict__ for s in self.scores], "seconds": round(self.seconds, 1),
-                "load_average": self.load}
+                "load_average": self.load, "rows": self.rows}
 
     def table(self) -> str:
         def pct(x: float | None) -> str:
@@ -509,13 +516,15 @@ class HistoryRun:
 
         lines = [f"strict TCA@{self.k}, {self.split} split, gold as known at each date",
                  "| known at | system | n | gold changed later | TCA --known-at | TCA now | "
-                 "changed: --known-at | changed: now | anachronisms --known-at / now |",
-                 "|---|---|---|---|---|---|---|---|---|"]
+                 "changed: --known-at | changed: now | anachronisms --known-at / now | "
+                 "TCA and no anachronism --known-at / now |",
+                 "|---|---|---|---|---|---|---|---|---|---|"]
         for s in self.scores:
             lines.append(f"| {s.date} | {s.system} | {s.n} | {s.changed} | {pct(s.tca_known_at)} "
                          f"| {pct(s.tca_now)} | {pct(s.tca_known_at_changed)} | "
                          f"{pct(s.tca_now_changed)} | {s.anachronisms_known_at} / "
-                         f"{s.anachronisms_now} |")
+                         f"{s.anachronisms_now} | {pct(s.tca_then_known_at)} / "
+                         f"{pct(s.tca_then_now)} |")
         lines.append("today (no --known-at, gold today): " + ", ".join(
             f"{name} {value:.3f}" for name, value in self.today.items()))
         for step in self.steps:
@@ -560,6 +569,7 @@ def run_history(
         load.append(_load())
     retriever = client.retriever
     scores: list[Scored] = []
+    detail: list[dict[str, Any]] = []
     for number, when in enumerate(bench.dates, start=1):
         rows = [r for r in bench.split(bench.questions, split) if r["step"] == number]
         if not rows:
@@ -582,7 +592,12 @@ def run_history(
                     tally[mode].append(ok)
                     if changed:
                         tally[f"{mode}_changed"].append(ok)
-                    anachronisms[mode] += any(d not in known for d in ids[:k])
+                    anachronistic = any(d not in known for d in ids[:k])
+                    anachronisms[mode] += anachronistic
+                    tally[f"{mode}_then"].append(ok and not anachronistic)
+                    detail.append({"id": row["id"], "system": system, "mode": mode,
+                                   "tca": ok, "anachronistic": anachronistic,
+                                   "gold": row["gold"], "retrieved": ids[:k]})
                     if mode == "known_at":
                         value = anchor_recall(anchor_ids, k, set(row["anchors"]))
                         if value is not None:
@@ -597,6 +612,7 @@ def run_history(
                 mean(tally["known_at_changed"]), mean(tally["now_changed"]),
                 sum(recall) / len(recall) if recall else None,
                 anachronisms["known_at"], anachronisms["now"],
+                mean(tally["known_at_then"]) or 0.0, mean(tally["now_then"]) or 0.0,
                 wilson_interval(sum(tally["known_at"]), len(rows)),
                 wilson_interval(sum(tally["now"]), len(rows)),
             ))
@@ -614,7 +630,7 @@ def run_history(
                                set(r["gold"]), graph) for r in base]
             today[system] = sum(hits) / len(hits)
     load.append(_load())
-    return HistoryRun(steps, scores, today, k, split, time.perf_counter() - started, load)
+    return HistoryRun(steps, scores, today, k, split, time.perf_counter() - started, load, detail)
 
 
 # --- command line --------------------------------------------------------------------------------
