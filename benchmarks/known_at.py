@@ -66,7 +66,7 @@ from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Se
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from car_graph.ingest.domains.security.common import Collector
 from car_graph.ingest.domains.security.corpus import CONVERTERS, FILES
@@ -74,6 +74,9 @@ from car_graph.metrics import Edge, SupersessionGraph, anchor_recall, strict_tca
 from car_graph.records import DocumentRecord, write_jsonl
 from car_graph_benchmarks.corpora import ENV_VAR, CorporaError, require_corpora_dir
 from car_graph_benchmarks.links import security_links
+
+if TYPE_CHECKING:
+    from car_graph.client import CarClient
 
 __all__ = [
     "KNOWN_AT_DATES",
@@ -542,7 +545,7 @@ def _load() -> float:
 
 
 def run_history(
-    client: Any, reset: Callable[[], None], bench: HistoryBenchmark, work_dir: Path, *,
+    client: CarClient, reset: Callable[[], None], bench: HistoryBenchmark, work_dir: Path, *,
     k: int = 5, split: str = "test", systems: Sequence[str] = SYSTEMS,
     say: Callable[[str], None] = lambda _: None,
 ) -> HistoryRun:

@@ -210,3 +210,26 @@ def test_a_corpus_document_missing_from_the_raw_files_is_an_error(raw: Path, tmp
     (raw / "debian_changelogs.jsonl").unlink()
     with pytest.raises(ValueError, match="1 corpus documents not found"):
         plan_steps(raw, records, DATES)
+
+
+# --- the committed question sets -----------------------------------------------------------------
+
+
+def test_the_committed_sets_are_what_the_builder_writes(raw_corpora: Path, tmp_path: Path) -> None:
+    """benchmarks/security/known_at.* are a rebuild's output, byte for byte (a change to the
+    builder, the corpus or the dates must come with regenerated sets)."""
+    from car_graph_benchmarks.known_at import build_history, write_history
+
+    committed = Path(__file__).parents[2] / "benchmarks" / "security"
+    bench = build_history(raw_corpora)
+    paths = write_history(bench, tmp_path)
+    for name in ("known_at.dev.jsonl", "known_at.test.jsonl", "known_at.stats.json"):
+        assert paths[name].read_text(encoding="utf-8") == \
+            (committed / name).read_text(encoding="utf-8"), name
+    rows = [json.loads(line) for split in ("dev", "test")
+            for line in (committed / f"known_at.{split}.jsonl").read_text().splitlines()]
+    # every question is asked at a date its anchor was recorded by, and at an earlier step
+    assert all(1 <= r["step"] < len(bench.steps) for r in rows)
+    assert all(bench.first_step[r["anchors"][0]] <= r["step"] for r in rows)
+    assert sum(r["info"]["gold_changed_later"] for r in rows) == sum(
+        v["gold_changed_later"] for v in bench.stats["per_date"].values())
