@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
 from datetime import date, datetime
 from pathlib import Path
 from types import TracebackType
@@ -51,15 +50,9 @@ from car_graph.types import DocumentHistory, Explanation, KnownAt, Result, insta
 from car_graph.verdict import (
     VERDICT_MARGIN,
     Verdict,
-    close_anchors,
-    judge,
     kind_of_status,
-    mention_groups,
-    named_subjects,
-    named_verdict,
-    not_the_whole_question,
     outcome,
-    several,
+    verdict_for,
     with_llm,
 )
 
@@ -327,22 +320,7 @@ class CarClient:
         def closure_of(doc_id: str) -> Explanation:
             return walked[doc_id] if doc_id in walked else explain_one(doc_id)
 
-        close = close_anchors(retrieval, margin, k)
-        explanations = {a: closure_of(a) for a in close}
-        held = dict(zip(retrieval.anchors, map(frozenset, retrieval.anchor_held), strict=False))
-        named = named_subjects(retrieval, held, k)
-        if named:
-            groups = mention_groups(list(dict.fromkeys(retrieval.question_entities)))
-            for holders in named:
-                for anchor in holders:
-                    if anchor not in explanations:
-                        explanations[anchor] = closure_of(anchor)
-            return several(retrieval, [
-                replace(named_verdict(retrieval, holders, group, explanations, held, margin),
-                        margin=margin)
-                for holders, group in zip(named, groups, strict=True)])
-        return not_the_whole_question(judge(retrieval, explanations, margin, k, held),
-                                      retrieval, explanations, held, margin, k)
+        return verdict_for(retrieval, closure_of, k, margin)
 
     def context(
         self, question: str, as_of: date | None = None, *, k: int = 5, domain: str | None = None,

@@ -442,17 +442,18 @@ class EntityLinker:
             keys.add(" ".join(m.group(0).split()).casefold())
             if not m.group(0).isdigit():  # a bare number may still be a partial identifier
                 spelled.append((m.start(), m.end()))
+        # names are linked on the question without its identifiers: the letters of an
+        # identifier's prefix are part of the identifier, not a name of their own (a product
+        # named like the prefix)
+        named_text = without_spans(question, [(m.start, m.end) for m in mentions
+                                              if m.type in self.registry.identifier_types])
         if self.names is not None:
-            return self._link_in_one_lookup(question, keys, spelled, stop, linked, add)
+            return self._link_in_one_lookup(question, named_text, keys, spelled, stop, linked, add)
         if keys:
             for row in self.store.read("match_entity_keys", keys=sorted(keys)):
                 add(LinkedEntity(row["type"], row["key"], self.settings.identifier_weight, "identifier"))
 
-        # 2. names: fuzzy candidates from the entity-name index, then the coverage policy -- on
-        # the question without its identifiers: the letters of an identifier's prefix are part
-        # of the identifier, not a name of their own (a product named like the prefix)
-        named_text = without_spans(question, [(m.start, m.end) for m in mentions
-                                              if m.type in self.registry.identifier_types])
+        # 2. names: fuzzy candidates from the entity-name index, then the coverage policy
         self._link_names(named_text, words(named_text), stop, add)
 
         # 3. partial identifiers: digit tails that point at few identifiers -- among the
@@ -470,15 +471,15 @@ class EntityLinker:
         return list(linked.values())
 
     def _link_in_one_lookup(
-        self, question: str, keys: set[str], spelled: list[tuple[int, int]], stop: frozenset[str],
-        linked: dict[tuple[str, str], LinkedEntity], add: Any,
+        self, question: str, named_text: str, keys: set[str], spelled: list[tuple[int, int]],
+        stop: frozenset[str], linked: dict[tuple[str, str], LinkedEntity], add: Any,
     ) -> list[LinkedEntity]:
         """``link`` with the names from the NameIndex: names first (no look-up), then the
         question's identifiers and partial identifiers in one statement (match_identifiers),
         then everything added in ``link``'s order -- identifiers, names, partials -- so the
         same entities link with the same weights as with a look-up per step."""
         names: list[LinkedEntity] = []
-        self._link_names(question, words(question), stop, names.append)
+        self._link_names(named_text, words(named_text), stop, names.append)
         partial_types = sorted(self.registry.partial_types)
         partials: list[tuple[str, str]] = []
         if partial_types:

@@ -259,6 +259,12 @@ class Retriever:
         anchor_ids = tuple(a["id"] for a in anchors)
         anchor_scores = tuple(float(a["score"]) for a in anchors)
         anchor_held = tuple(tuple(a["held"]) for a in anchors)
+        # the fused score less the boosts anchors.cypher added for the entities each anchor holds
+        weights = {f"{e['type']}:{e['key']}": float(e["weight"]) for e in params["entities"]}
+        anchor_text_scores = tuple(
+            score - self.settings.entity_boost * sum(weights.get(e, 0.0) for e in held)
+            - self.settings.coverage_boost * max(len(held) - 1, 0)
+            for score, held in zip(anchor_scores, anchor_held, strict=True))
         rows = [row for row in found if row["doc_id"] is not None]
         explained = tuple(self._explanation(reading, as_of, known_at)
                           for reading in (rows[0]["readings"] or [] if rows else []))
@@ -286,6 +292,10 @@ class Retriever:
             known_at=known_at,
             anchor_scores=anchor_scores,
             anchor_held=anchor_held if any(anchor_held) else (),
+            anchor_text_scores=anchor_text_scores,
+            # LinkedEntity.parameter: only identifiers and partial identifiers count mentions
+            question_identifiers=tuple(f"{e['type']}:{e['key']}" for e in params["entities"]
+                                       if e["mentions"]),
             readings=explained,
         )
 

@@ -103,6 +103,14 @@ class Retrieval:
     # the linked entities of the question each of ``anchors`` holds (scoped to, identified or
     # named by; same order); empty when the question links none or the retrieval is hand-made
     anchor_held: tuple[tuple[str, ...], ...] = ()
+    # how well each of ``anchors`` fits the question's words alone: its fused score without the
+    # boosts of the linked entities it holds (dense + lexical, each in [0, 1]; same order). A
+    # document that only carries a name the question uses, and fits nothing else it says, is not
+    # singled out by that name. Empty when unknown.
+    anchor_text_scores: tuple[float, ...] = ()
+    # the question's entities linked as identifiers (or partial identifiers), a subset of
+    # ``question_entities``: what singles a document out however little of its text matches
+    question_identifiers: tuple[str, ...] = ()
     # the closures the same statement walked for the anchors a verdict may name (asked for with
     # ``readings``): what ``explain`` would say of each, best anchor first. Not in to_json.
     readings: tuple[Explanation, ...] = ()

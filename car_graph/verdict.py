@@ -25,6 +25,7 @@ Without anchor scores (a hand-made ``Retrieval``) the top anchor is trusted, as 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
@@ -51,6 +52,13 @@ class VerdictKind(StrEnum):
 # entities (1.0 per name, 2.5 per identifier). Chosen on the dev splits (docs/rag.md): the
 # smallest margin at which decisive precision reaches 0.99 on every dev verdict set.
 VERDICT_MARGIN = 1.0
+# The least text fit (``Retrieval.anchor_text_scores``: dense + lexical, each in [0, 1], without
+# the entity boosts) a subject singled out by a linked name, not an identifier, needs to be
+# asserted. A name the question uses as an ordinary word ("archive/tar") links a document that
+# carries the name and fits nothing else the question says. Chosen on the dev splits
+# (docs/rag.md): every decisive name-held subject there fits at >= 1.0 (the named subjects of the
+# two-named sets at >= 0.68 but one, 0.24, superseded); the spurious in-force one at 0.27.
+MIN_TEXT_FIT = 0.5
 # Voided: a reading under which the document asked about is no longer (wholly) in force.
 VOIDED_KINDS = frozenset({"superseded", "partially_superseded", "withdrawn", "unresolved"})
 
@@ -489,11 +497,13 @@ def not_the_whole_question(verdict: Verdict, retrieval: Retrieval,
                            held: Mapping[str, Iterable[str]], margin: float = VERDICT_MARGIN,
                            limit: int | None = None) -> Verdict:
     """``verdict``, or -- when its subject leaves a mention of the question unheld
-    (``unheld_mentions``) or it says IN FORCE of a subject the question does not name
-    (``unnamed_in_force``) -- an ambiguous verdict over the close candidates that says so."""
+    (``unheld_mentions``), it says IN FORCE of a subject the question does not name
+    (``unnamed_in_force``) or its subject is named weakly (``weakly_named``) -- an ambiguous
+    verdict over the close candidates that says so."""
     missing = unheld_mentions(verdict, retrieval, held)
-    guess = unnamed_in_force(verdict, retrieval, held)
-    if not missing and not guess:
+    unnamed = unnamed_in_force(verdict, retrieval, held)
+    weak = weakly_named(verdict, retrieval, held)
+    if not missing and not unnamed and not weak:
         return verdict
     top = subject_of(retrieval) or ""
     close = [a for a in close_anchors(retrieval, margin, limit) if a in explanations]
@@ -504,7 +514,9 @@ def not_the_whole_question(verdict: Verdict, retrieval: Retrieval,
     note = (f"the question also names {names}, which {verdict.subject_id} does not hold: "
             "no one document answers the whole question" if missing else
             f"{verdict.subject_id} is the best match but nothing the question names singles it "
-            "out; it is not asserted to be in force")
+            "out; it is not asserted to be in force" if unnamed else
+            f"{verdict.subject_id} carries a name the question gives but fits little else it "
+            "says; it is not asserted")
     return _ambiguous(retrieval, explanations, close, margin, lead_of(retrieval), top, (note,))
 
 
@@ -542,9 +554,10 @@ def mention_groups(entities: Sequence[str]) -> list[tuple[str, ...]]:
     """The question's linked entities ("type:key") grouped by the mention they read: two
     entities are one mention when their keys share their first word or one key's words are all
     in the other's ("sibutramine hydrochloride" / "sibutramine", "regitine mesylate" /
-    "regitine hcl", "ethinyl estradiol" / "estradiol"). A linker reads one name several ways;
+    "regitine hcl", "ethinyl estradiol" / "estradiol"; words split at spaces, hyphens,
+    underscores and slashes: "django-user-sessions" / "django"). A linker reads one name several ways;
     only distinct mentions are distinct subjects. Groups keep the entities' order."""
-    keys = [tuple(e.split(":", 1)[-1].split()) for e in entities]
+    keys = [tuple(w for w in re.split(r"[\s_/-]+", e.split(":", 1)[-1]) if w) for e in entities]
     parent = list(range(len(entities)))
 
     def root(i: int) -> int:
@@ -564,21 +577,79 @@ def mention_groups(entities: Sequence[str]) -> list[tuple[str, ...]]:
     return [tuple(g) for g in groups.values()]
 
 
+def text_fit(retrieval: Retrieval, anchor: str) -> float | None:
+    """How well ``anchor`` fits the question's words, without the boosts of the entities it
+    holds (None: unknown, a hand-made retrieval)."""
+    if len(retrieval.anchor_text_scores) != len(retrieval.anchors):
+        return None
+    for a, fit in zip(retrieval.anchors, retrieval.anchor_text_scores, strict=True):
+        if a == anchor:
+            return fit
+    return None
+
+
+def subject_mentions(retrieval: Retrieval, held: Mapping[str, Iterable[str]],
+                     k: int) -> list[tuple[str, ...]]:
+    """The question's mentions (``mention_groups``) that some of the top k anchors hold. A
+    mention none of them holds (a common word read as a name elsewhere in the corpus) names no
+    subject the retrieval can speak to."""
+    top = list(retrieval.anchors[:k])
+    holds = {a: set(held.get(a, ())) for a in top}
+    return [g for g in mention_groups(list(dict.fromkeys(retrieval.question_entities)))
+            if any(set(g) & holds[a] for a in top)]
+
+
+def weakly_named(verdict: Verdict, retrieval: Retrieval, held: Mapping[str, Iterable[str]],
+                 in_force_only: bool = False) -> bool:
+    """A decisive subject held by no identifier the question gives that fits nothing else the
+    question says (``text_fit`` < MIN_TEXT_FIT): the document carries a name the question uses
+    as an ordinary word ("archive/tar" and the crate tar, "an HTTP request" and the package
+    request), so asserting it -- in force above all -- would be a guess. ``in_force_only``:
+    only an IN FORCE reading counts."""
+    subject = verdict.subject_id
+    if subject is None or not verdict.decisive:
+        return False
+    if set(held.get(subject, ())) & set(retrieval.question_identifiers):
+        return False
+    fit = text_fit(retrieval, subject)
+    if fit is None or fit >= MIN_TEXT_FIT:
+        return False
+    return verdict.kind is VerdictKind.IN_FORCE or not in_force_only
+
+
 def named_subjects(retrieval: Retrieval, held: Mapping[str, Iterable[str]],
                    k: int) -> list[tuple[str, ...]]:
-    """For a question making two or more mentions (``mention_groups``) that no single one of
-    the top k anchors holds together: per mention, the anchors holding it, best first (the
-    question is about several documents). Empty when one anchor holds them all (one subject)
-    or some mention is held by none (not a clear list of subjects)."""
-    groups = mention_groups(list(dict.fromkeys(retrieval.question_entities)))
+    """For a question with two or more mentions that name a subject (``subject_mentions``)
+    that no single one of the top k anchors holds together: per mention, the anchors holding
+    it, best first (the question is about several documents). Empty when one anchor holds
+    them all (one subject) or fewer than two mentions name a subject."""
+    groups = subject_mentions(retrieval, held, k)
     if len(groups) < 2:
         return []
     top = list(retrieval.anchors[:k])
     holds = {a: set(held.get(a, ())) for a in top}
     if any(all(set(g) & holds[a] for g in groups) for a in top):
         return []
-    per_mention = [tuple(a for a in top if set(g) & holds[a]) for g in groups]
-    return [] if not all(per_mention) else per_mention
+    return [tuple(a for a in top if set(g) & holds[a]) for g in groups]
+
+
+def answered_subject(verdict: Verdict, retrieval: Retrieval, held: Mapping[str, Iterable[str]],
+                     subject: Explanation, k: int) -> str | None:
+    """The anchor an IN FORCE subject answers: another of the top k anchors that holds every
+    linked entity the subject holds (at least one) and that the subject directly supersedes
+    (``subject``: its explanation). A release that lists the identifier of the advisory it
+    fixes outranks the advisory, but the question names the advisory; the release is its
+    answer. Read from the subject's own closure: no further statement unless one is found."""
+    if verdict.kind is not VerdictKind.IN_FORCE or verdict.subject_id != subject.doc_id:
+        return None
+    mine = set(held.get(subject.doc_id, ())) & set(retrieval.question_entities)
+    if not mine:
+        return None
+    answered = {h.from_id for h in subject.supersedes if in_force_on(h, retrieval.as_of)}
+    for anchor in retrieval.anchors[:k]:
+        if anchor in answered and anchor != subject.doc_id and mine <= set(held.get(anchor, ())):
+            return anchor
+    return None
 
 
 def named_verdict(retrieval: Retrieval, holders: Sequence[str], group: Sequence[str],
@@ -634,3 +705,41 @@ def _hop_json(hop: Hop) -> dict[str, Any]:
     return {"from_id": hop.from_id, "to_id": hop.to_id, "rule": hop.rule,
             "effective": hop.effective.isoformat() if hop.effective else None,
             "evidence": hop.evidence, "partial": hop.partial}
+
+
+def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], k: int = 5,
+                margin: float = VERDICT_MARGIN) -> Verdict:
+    """The verdict on a retrieval (what ``CarClient.answer`` returns), given ``closure_of``
+    (an anchor's ``Explanation``): a question with two or more mentions that name subjects held
+    by different anchors gets one verdict per subject (``several``); otherwise ``judge`` over the
+    close anchors, the subject an IN FORCE answer answers (``answered_subject``), and the guards
+    of ``not_the_whole_question``."""
+    close = close_anchors(retrieval, margin, k)
+    explanations = {a: closure_of(a) for a in close}
+    held = dict(zip(retrieval.anchors, map(frozenset, retrieval.anchor_held), strict=False))
+    named = named_subjects(retrieval, held, k)
+    if named:
+        groups = subject_mentions(retrieval, held, k)
+        for holders in named:
+            for anchor in holders:
+                if anchor not in explanations:
+                    explanations[anchor] = closure_of(anchor)
+        verdicts = [replace(named_verdict(retrieval, holders, group, explanations, held,
+                                          margin), margin=margin)
+                    for holders, group in zip(named, groups, strict=True)]
+        # a mention whose only reading is a weakly named document in force is a word of the
+        # question, not a subject: without it, one subject may be left (judged below)
+        kept = [v for v in verdicts if not weakly_named(v, retrieval, held, in_force_only=True)]
+        if len(kept) >= 2:
+            return several(retrieval, kept)
+    verdict = judge(retrieval, explanations, margin, k, held)
+    top = verdict.subject_id
+    answered = (answered_subject(verdict, retrieval, held, explanations[top], k)
+                if top is not None and top in explanations else None)
+    if answered is not None:
+        explanations[answered] = closure_of(answered)
+        scores = dict(zip(retrieval.anchors, retrieval.anchor_scores, strict=False))
+        verdict = replace(decide(retrieval, explanations[answered]),
+                          score=scores.get(answered), lead=verdict.lead, margin=margin,
+                          singled_out_by="answered by the top match")
+    return not_the_whole_question(verdict, retrieval, explanations, held, margin, k)

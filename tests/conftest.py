@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import early_servers
 import neo4j
 import pytest
 from ci_policy import unavailable
@@ -39,6 +40,8 @@ from car_graph.settings import Settings
 TEST_DIMENSIONS = 384
 SERVER_FIXTURES = {"neo4j_target", "driver", "db", "local_server"}
 DEMO_FIXTURE = "demo_graph"
+OUTAGE_FIXTURE = "outage_server"
+BOOTED_FIXTURES = SERVER_FIXTURES | {OUTAGE_FIXTURE}
 CORPORA_FIXTURE = "raw_corpora"
 
 
@@ -58,18 +61,34 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test that uses a server fixture carries the ``neo4j`` marker (-m 'not neo4j'), and
     every test that uses the raw corpora (directly or through another fixture) ``corpora``.
 
-    The tests on the session's demo graph run last and together (in their collected order): it
-    is ingested once, and no test that wipes the database runs between them."""
+    The tests that need no server run first. The tests on the session's demo graph run last and
+    together (in their collected order): it is ingested once, and no test that wipes the
+    database runs between them."""
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
         if SERVER_FIXTURES & fixtures:
             item.add_marker(pytest.mark.neo4j)
         if CORPORA_FIXTURE in fixtures:
             item.add_marker(pytest.mark.corpora)
-    on_demo = [item for item in items if DEMO_FIXTURE in getattr(item, "fixturenames", ())]
-    if on_demo:
-        rest = [item for item in items if DEMO_FIXTURE not in getattr(item, "fixturenames", ())]
-        items[:] = rest + on_demo
+    # the tests that need no server first, while the session's servers boot (early_servers.py)
+    def needs(item: pytest.Item) -> int:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        return 2 if DEMO_FIXTURE in fixtures else 1 if BOOTED_FIXTURES & fixtures else 0
+    items.sort(key=needs)  # stable: collected order within each group
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Begin booting the managed servers the selected tests will need (none for ``make unit``)."""
+    fixtures = set().union(*(getattr(item, "fixturenames", ()) for item in session.items))
+    if SERVER_FIXTURES & fixtures and not os.environ.get("NEO4J_URI") and not _docker_engine():
+        _sweep_stale_test_instances(Settings.from_env())
+        early_servers.start_early(early_servers.session_instance(), early_servers.SESSION_TIMEOUT)
+    if OUTAGE_FIXTURE in fixtures:
+        early_servers.start_early(early_servers.outage_instance(), early_servers.OUTAGE_TIMEOUT)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    early_servers.discard_all()  # started but never taken (-x stopped first, or none was used)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
@@ -154,13 +173,15 @@ def neo4j_target() -> Iterator[Neo4jTarget]:
                               container.password, "docker", "neo4j")
         return
 
-    _sweep_stale_test_instances(settings)
-    server = start_local(f"test-{os.getpid()}")
+    _sweep_stale_test_instances(settings)  # no-op when collection did it and began the boot
+    started = early_servers.take(
+        early_servers.session_instance(), early_servers.SESSION_TIMEOUT,
+        "no Neo4j: NEO4J_URI unset, no Docker engine, and the local server failed")
     try:
-        uri, user, password = server.connection()
-        yield Neo4jTarget(uri, user, password, "local", settings.database, server)
+        uri, user, password = started.server.connection()
+        yield Neo4jTarget(uri, user, password, "local", settings.database, started.server)
     finally:
-        discard_local(server)
+        started.discard()
 
 
 @pytest.fixture(scope="session")

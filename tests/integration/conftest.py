@@ -5,12 +5,11 @@ other test wipes it in between) and the one dedicated Neo4j that outage tests st
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 
+import early_servers
 import neo4j
 import pytest
-from ci_policy import unavailable
 from reliability_helpers import HashEmbedder
 
 from car_graph import schema
@@ -18,10 +17,8 @@ from car_graph.client import CarClient
 from car_graph.connection import Target, open_driver, wipe_database
 from car_graph.demo import run_demo
 from car_graph.embedding import create_embedder
-from car_graph.errors import ServerError
 from car_graph.extraction import EntityExtractor
 from car_graph.local_server import LocalNeo4j
-from car_graph.settings import Settings
 
 
 @pytest.fixture(scope="session")
@@ -58,20 +55,14 @@ def car(db, embedder, extractor) -> Iterator[CarClient]:
 @pytest.fixture(scope="session")
 def outage_server() -> Iterator[LocalNeo4j]:
     """A Neo4j of the outage tests' own (the MCP server's and the ingest's), which they stop and
-    start; one per session, as each start costs a JVM's boot."""
-    settings = Settings.from_env()
-    server = LocalNeo4j(settings.home, settings.neo4j_version, f"test-outage-{os.getpid()}")
+    start; one per session, as each start costs a JVM's boot (begun at collection's end,
+    tests/early_servers.py)."""
+    started = early_servers.take(early_servers.outage_instance(), early_servers.OUTAGE_TIMEOUT,
+                                 "could not start a dedicated Neo4j")
     try:
-        server.start(timeout=240, progress=lambda _m: None)
-    except ServerError as exc:
-        unavailable(f"could not start a dedicated Neo4j: {exc}")
-    try:
-        yield server
+        yield started.server
     finally:
-        try:
-            server.stop(progress=lambda _m: None)
-        finally:
-            shutil.rmtree(server.instance_dir, ignore_errors=True)
+        started.discard()
 
 
 @pytest.fixture

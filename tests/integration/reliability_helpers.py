@@ -7,11 +7,15 @@ import json
 import math
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import neo4j
+import pytest
+
+from car_graph import cypher
 
 DIMENSIONS = 384
 
@@ -114,3 +118,24 @@ class ConstantEmbedder:
 
     def embed_query(self, text):
         return [1 / 384 ** 0.5] * 384
+
+
+# A property test replaces its graph with the next one, so label and edge counts swing past
+# Neo4j's divergence threshold and every statement, the ingest's and the reads', is planned
+# again every 10 s: 0.3-1.2 s per statement, about half of such a test's time (measured on the
+# semantics property test). A plan's results do not depend on the statistics it was chosen
+# with, so there every catalogue statement keeps its first plan (Cypher's replan=skip).
+KEEP_PLAN = "CYPHER replan=skip "
+
+
+@contextmanager
+def first_plans_kept() -> Iterator[None]:
+    statement = cypher.statement
+
+    def kept(name: str, package: str = cypher.QUERY_PACKAGE, *, profile: bool = False) -> str:
+        text = statement(name, package, profile=profile)
+        return KEEP_PLAN + text if package == cypher.QUERY_PACKAGE and not profile else text
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cypher, "statement", kept)
+        yield

@@ -9,12 +9,13 @@ What it must not do: walk partial edges, or walk a component once per document o
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reliability_helpers import ConstantEmbedder
+from reliability_helpers import ConstantEmbedder, first_plans_kept
 
 from car_graph.extraction import EntityExtractor
 from car_graph.ingest.pipeline import delete_documents, ingest_records, strongly_connected
@@ -29,6 +30,12 @@ EXAMPLES = int(os.environ.get("CAR_PROPERTY_EXAMPLES", "200" if os.environ.get("
 @pytest.fixture(scope="module")
 def extractor() -> EntityExtractor:
     return EntityExtractor(use_statistical=False)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def keep_first_plans() -> Iterator[None]:
+    with first_plans_kept():  # each graph replaces the last (reliability_helpers.KEEP_PLAN)
+        yield
 
 
 class CountingStore(GraphStore):

@@ -19,8 +19,8 @@ pytestmark = [pytest.mark.neo4j, pytest.mark.models]
 SAMPLE = resources.files("car_graph") / "resources" / "sample"
 
 
-def sample_records() -> list:
-    return [parse_record(json.loads(line)) for name in ("security", "law", "drug")
+def sample_records(domains: tuple[str, ...] = ("security", "law", "drug")) -> list:
+    return [parse_record(json.loads(line)) for name in domains
             for line in (SAMPLE / f"{name}.jsonl").read_text().splitlines() if line.strip()]
 
 
@@ -33,8 +33,8 @@ def canonical(entities: list[dict]) -> list[tuple]:
     return sorted(tuple(sorted(e.items())) for e in entities)
 
 
-def test_cached_names_link_what_the_lookups_link_on_the_sample_corpus(car: CarClient) -> None:
-    car.ingest(sample_records())
+def test_cached_names_link_what_the_lookups_link_on_the_sample_corpus(demo_graph: CarClient) -> None:
+    car = demo_graph  # the sample corpus as `car-graph demo` loads it; only read here
     cached = Retriever(car.store, car.embedder, car.extractor)
     assert cached.linker.names is None, "one question alone never reads every name"
     cached.load_names()
@@ -94,3 +94,21 @@ def test_another_clients_ingest_and_delete_reach_a_long_lived_client_at_its_next
 
     car.delete(["ADV-2"])
     assert "product:quokkajs" not in reader.retrieve_report(question).question_entities
+
+
+def test_cached_names_are_not_read_inside_an_identifier(car: CarClient) -> None:
+    # a product named like an identifier's prefix ("cve-rs") is not what "CVE-..." names: the
+    # cached-name path must blank the identifier before reading names, as the look-up path does
+    car.ingest(sample_records(("security",)))
+    car.ingest([parse_record(advisory("ADV-CVE-RS", "cve-rs"))], rules=[])
+    cached = Retriever(car.store, car.embedder, car.extractor)
+    cached.load_names()
+    looked_up = Retriever(car.store, car.embedder, car.extractor, RetrievalSettings(cache_names=False))
+    question = "Has CVE-2023-24540 been fixed in Go?"
+    linked = cached.link_entities(question)
+    assert canonical(linked) == canonical(looked_up.link_entities(question))
+    keys = {f"{e['type']}:{e['key']}" for e in linked}
+    assert "product:cve-rs" not in keys
+    assert any(k.endswith("cve-2023-24540") for k in keys), keys
+    # named on its own, the crate still links
+    assert any(e["key"] == "cve-rs" for e in cached.link_entities("Is cve-rs still unsound?"))

@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import os
 from collections import deque
+from collections.abc import Iterator
 from datetime import date, timedelta
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reliability_helpers import ConstantEmbedder, record_figure
+from reliability_helpers import ConstantEmbedder, first_plans_kept, record_figure
 
 from car_graph import analyst, cypher
 from car_graph.extraction import EntityExtractor
@@ -216,10 +217,10 @@ def visible_in(reference: AuthorityGraph, ids: list[str], as_of: date | None,
 # --------------------------------------------------------------------------- the queries
 
 
-# Each graph's wipe and ingest change the store's statistics, and Neo4j re-plans a cached
-# statement whose statistics changed (at most every 10 s): planning the big statements costs
-# 0.3-1.2 s each, most of this test's read time. The plan does not change an answer.
-NO_REPLAN = "CYPHER replan=skip "
+@pytest.fixture(scope="module", autouse=True)
+def keep_first_plans() -> Iterator[None]:
+    with first_plans_kept():  # each graph replaces the last (reliability_helpers.KEEP_PLAN)
+        yield
 
 
 def run(tx: Any, name: str, **params: Any) -> list[dict]:
@@ -227,7 +228,7 @@ def run(tx: Any, name: str, **params: Any) -> list[dict]:
     as `car-graph query` binds them (unknown or missing ones fail)."""
     if name.startswith("analyst/"):
         params = analyst.bind(name, params)
-    return [record.data() for record in tx.run(NO_REPLAN + cypher.statement(name), params)]
+    return [record.data() for record in tx.run(cypher.statement(name), params)]
 
 
 def dates_of(docs: list[dict]) -> list[date]:

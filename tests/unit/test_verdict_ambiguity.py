@@ -11,6 +11,7 @@ from car_graph.metrics import Reading, VerdictOutcome, score_verdicts, verdict_s
 from car_graph.types import Explanation, Hop, Result, Retrieval, Status
 from car_graph.verdict import (
     VerdictKind,
+    answered_subject,
     answering,
     close_anchors,
     decide,
@@ -21,8 +22,12 @@ from car_graph.verdict import (
     not_the_whole_question,
     outcome,
     several,
+    subject_mentions,
+    text_fit,
     unheld_mentions,
     unnamed_in_force,
+    verdict_for,
+    weakly_named,
 )
 
 A, B, C, FIX = "adv:a", "adv:b", "adv:c", "rel:fix"
@@ -301,3 +306,86 @@ def test_in_force_by_the_lead_alone_on_a_subject_the_question_does_not_name_is_n
     kept = judge(named, EXPLAINED, margin=1.0, held=held)
     assert not unnamed_in_force(kept, named, held)
     assert not_the_whole_question(kept, named, EXPLAINED, held, margin=1.0) is kept
+
+
+def test_a_name_read_inside_another_names_hyphenated_key_is_one_mention() -> None:
+    # "Django ... user sessions" links the product and the package named after it: one mention
+    assert mention_groups(["product:django", "product:django-user-sessions"]) == [
+        ("product:django", "product:django-user-sessions")]
+    assert mention_groups(["product:go", "product:golang.org/x/net"]) == [
+        ("product:go",), ("product:golang.org/x/net",)]
+
+
+def test_the_release_that_holds_the_identifier_of_the_advisory_it_fixes_is_its_answer() -> None:
+    # FIX lists A's identifier too and leads by the margin; the question names A, FIX answers it
+    explained = {**EXPLAINED, FIX: replace(EXPLAINED[FIX], supersedes=(FIXES_A,))}
+    r = replace(retrieval((FIX, A, B), (5.6, 4.5, 2.5), entities=("cve:cve-1", "product:alpha")),
+                anchor_held=(("cve:cve-1", "product:alpha"), ("cve:cve-1", "product:alpha"),
+                             ("product:alpha",)),
+                question_identifiers=("cve:cve-1",))
+    held = dict(zip(r.anchors, r.anchor_held, strict=True))
+    top = judge(r, explained, margin=1.0, held=held)
+    assert top.kind is VerdictKind.IN_FORCE and top.subject_id == FIX
+    assert answered_subject(top, r, held, explained[FIX], 5) == A
+    verdict = verdict_for(r, explained.__getitem__, k=5, margin=1.0)
+    assert verdict.kind is VerdictKind.SUPERSEDED and verdict.subject_id == A
+    assert verdict.singled_out_by == "answered by the top match"
+    assert [c.doc_id for c in verdict.controlling] == [FIX]
+    # an anchor that holds less than the top does is not what the question names
+    fewer = replace(r, anchor_held=(("cve:cve-1", "product:alpha"), ("product:alpha",), ()))
+    held_fewer = dict(zip(fewer.anchors, fewer.anchor_held, strict=True))
+    assert answered_subject(top, fewer, held_fewer, explained[FIX], 5) is None
+    # nor is one the top does not supersede, nor anything before the fix takes effect
+    assert answered_subject(top, r, held, EXPLAINED[FIX], 5) is None
+    assert answered_subject(top, replace(r, as_of=date(2020, 6, 1)), held, explained[FIX], 5) is None
+
+
+def test_a_subject_named_by_a_name_alone_that_fits_nothing_else_is_not_asserted() -> None:
+    # B holds the name the question gives, leads by the margin, but its text fits the
+    # question's other words at 0.2: the name is an ordinary word of the question
+    r = replace(retrieval((B, A), (2.2, 0.9), entities=("product:beta",)),
+                anchor_held=(("product:beta",), ()), anchor_text_scores=(0.2, 0.9))
+    held = dict(zip(r.anchors, r.anchor_held, strict=True))
+    assert text_fit(r, B) == 0.2 and text_fit(r, "adv:none") is None
+    named = judge(r, EXPLAINED, margin=1.0, held=held)
+    assert named.kind is VerdictKind.IN_FORCE and named.subject_id == B
+    assert weakly_named(named, r, held) and weakly_named(named, r, held, in_force_only=True)
+    verdict = not_the_whole_question(named, r, EXPLAINED, held, margin=1.0)
+    assert verdict.kind is VerdictKind.AMBIGUOUS and not verdict.decisive
+    assert any("fits little else" in n for n in verdict.notes)
+    # the same fit with an identifier the question gives: singled out, asserted
+    by_id = replace(r, question_entities=("cve:cve-2",), question_identifiers=("cve:cve-2",),
+                    anchor_held=(("cve:cve-2",), ()))
+    held_id = dict(zip(by_id.anchors, by_id.anchor_held, strict=True))
+    kept = judge(by_id, EXPLAINED, margin=1.0, held=held_id)
+    assert not weakly_named(kept, by_id, held_id)
+    assert not_the_whole_question(kept, by_id, EXPLAINED, held_id, margin=1.0) is kept
+    # a good fit: asserted; no text scores (hand-made retrieval): trusted as before
+    fits = replace(r, anchor_text_scores=(1.2, 0.9))
+    assert not weakly_named(judge(fits, EXPLAINED, margin=1.0, held=held), fits, held)
+    bare = replace(r, anchor_text_scores=())
+    assert not weakly_named(judge(bare, EXPLAINED, margin=1.0, held=held), bare, held)
+
+
+def test_a_weakly_named_second_subject_in_force_is_dropped_and_unheld_mentions_name_none() -> None:
+    # "alpha" names A (superseded, fits well); "beta" names B only as an ordinary word (in
+    # force, fit 0.3); "gamma" is held by no top anchor
+    r = replace(retrieval((A, FIX, B), (3.0, 2.5, 1.3),
+                          entities=("product:alpha", "product:beta", "product:gamma")),
+                anchor_held=(("product:alpha",), ("product:alpha",), ("product:beta",)),
+                anchor_text_scores=(2.0, 1.5, 0.3))
+    held = dict(zip(r.anchors, r.anchor_held, strict=True))
+    assert subject_mentions(r, held, 5) == [("product:alpha",), ("product:beta",)]
+    assert named_subjects(r, held, 5) == [(A, FIX), (B,)]
+    verdict = verdict_for(r, EXPLAINED.__getitem__, k=5, margin=1.0)
+    # beta's reading is dropped; one subject is left and judged: A (FIX answers it), which
+    # leaves beta and gamma unheld, so it is listed, not asserted -- and B is never in force
+    assert verdict.kind is VerdictKind.AMBIGUOUS and not verdict.decisive
+    assert verdict.candidates[0].subject_id == A
+    assert verdict.candidates[0].kind is VerdictKind.SUPERSEDED
+    assert not outcome(verdict).subjects and not verdict_stale(outcome(verdict), frozenset({FIX}))
+    # the same second subject fitting the question is a subject of its own
+    fits = replace(r, anchor_text_scores=(2.0, 1.5, 0.9))
+    several_ = verdict_for(fits, EXPLAINED.__getitem__, k=5, margin=1.0)
+    assert several_.kind is VerdictKind.MULTIPLE
+    assert [s.subject_id for s in several_.subjects] == [A, B]
