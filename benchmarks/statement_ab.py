@@ -43,8 +43,10 @@ def baseline_statements(baseline: Path, names: tuple[str, ...]) -> dict[str, str
     python = baseline / ".venv" / "bin" / "python"
     if not python.is_file():
         raise SystemExit(f"{python}: no virtualenv in the baseline checkout (run `make install` there)")
+    # the current form where the baseline's catalogue has two (cypher.reads_history)
     script = ("import json, sys\nfrom car_graph import cypher\n"
-              "print(json.dumps({n: cypher.statement(n) for n in sys.argv[1:]}))")
+              "kw = {'history': False} if hasattr(cypher, 'reads_history') else {}\n"
+              "print(json.dumps({n: cypher.statement(n, **kw) for n in sys.argv[1:]}))")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     done = subprocess.run([str(python), "-c", script, *names], cwd=baseline, env=env,
                           capture_output=True, text=True, check=True)
@@ -63,7 +65,7 @@ def comparable(rows: list[Any]) -> list[Any]:
 
 def percentile(samples: list[float], p: float) -> float:
     ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(round(p * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(p * (len(ordered) - 1)))]
 
 
 def measure(driver: Any, retriever: Any, questions: list[str], ours: dict[str, str],
@@ -156,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
 
     theirs = baseline_statements(args.baseline.resolve(), STATEMENTS)
-    ours = {name: cypher.statement(name) for name in STATEMENTS}
+    ours = {name: cypher.statement(name, history=False) for name in STATEMENTS}
     settings = Settings.from_env()
     corpus_dir = (args.work or settings.home / "bench") / f"scale-{args.docs}"
     if not (corpus_dir / "stats.json").is_file():

@@ -105,7 +105,8 @@ def run_read(
     whatever the statement says (tests/integration/test_mcp_server.py shows this)."""
 
     def work(tx: neo4j.ManagedTransaction) -> tuple[list[str], list[neo4j.Record]]:
-        result = tx.run(cypher.statement(name), dict(params))
+        result = tx.run(cypher.statement(name, history=cypher.reads_history(name, params)),
+                        dict(params))
         return list(result.keys()), list(result)
 
     with driver.session(database=database) as session:

@@ -381,13 +381,15 @@ class Retriever:
         its controlling documents (closure.cypher with the document as the only anchor).
         ``known_at``: as car-graph recorded it at that instant (None: the current graph)."""
 
+        clocks = {"known_at": known_at}
+
         def work(tx: Any) -> tuple[list[Any], list[Any]]:
-            own = list(tx.run(cypher.statement("explain"), doc_id=doc_id, as_of=as_of,
-                              known_at=known_at))
+            own = list(tx.run(cypher.statement("explain", history=cypher.reads_history("explain", clocks)),
+                              doc_id=doc_id, as_of=as_of, known_at=known_at))
             if not own or not own[0]["visible"]:
                 return own, []
             rows = list(tx.run(
-                cypher.statement("closure"), anchors=[{"id": doc_id, "rank": 0, "score": 1.0}],
+                cypher.statement("closure", history=cypher.reads_history("closure", clocks)), anchors=[{"id": doc_id, "rank": 0, "score": 1.0}],
                 as_of=as_of, known_at=known_at, embedding=None, k=EXPLAIN_LIMIT,
             ))
             return own, rows

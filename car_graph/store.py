@@ -103,7 +103,9 @@ class GraphStore:
     def read(self, name: str, /, **params: Any) -> list[Record]:
         """The rows of a read-only catalogue statement; a write inside it fails on the server."""
         with self._session(READ_ACCESS, f"read {name}") as session:
-            return list(session.run(cypher.load(name), cypher.clock_defaults(name) | params))
+            params = cypher.clock_defaults(name) | params
+            return list(session.run(cypher.load(name, history=cypher.reads_history(name, params)),
+                                    params))
 
     def in_read_transaction(self, work: Callable[[ManagedTransaction], T]) -> T:
         """Several catalogue statements in one read transaction (one consistent snapshot); a

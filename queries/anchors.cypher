@@ -37,6 +37,7 @@ CALL () {
   WHERE type(link) <> 'MENTIONS' OR named.mentions
   RETURN node AS found, null AS dense, null AS lexical
   // as recorded at $known_at: closed versions too, from their own indexes and links
+//@if known_at
   UNION ALL
   WITH $known_at AS known_at WHERE known_at IS NOT NULL
   CALL db.index.vector.queryNodes('document_version_embedding', $candidates, $embedding) YIELD node, score
@@ -50,13 +51,18 @@ CALL () {
   MATCH (:Entity {type: named.type, key: named.key})<-[link:WAS_LINKED]-(node:DocumentVersion)
   WHERE link.kind <> 'MENTIONS' OR named.mentions
   RETURN node AS found, null AS dense, null AS lexical
+//@end
 }
 // a candidate is a document's current version or (with $known_at) a closed one: the version
 // recorded at $known_at counts, any other is dropped (@known_version)
+//@if known_at
 WITH found, dense, lexical,
      CASE WHEN found:DocumentVersion
           THEN COLLECT { MATCH (found)-[:VERSION_OF]->(identity) RETURN identity }[0]
           ELSE found END AS doc
+//@else
+WITH found, dense, lexical, found AS doc
+//@end
 WITH doc, found, dense, lexical
 WHERE @known_version(doc: doc, known_at: $known_at) = found
   AND @visible(doc: doc, as_of: $as_of, known_at: $known_at)
@@ -74,9 +80,13 @@ WITH doc, found, lexical,
 WITH doc, found, dense, lexical,
      [named IN $entities | CASE
        WHEN found = doc AND EXISTS { (doc)-[:IN_SCOPE|IDENTIFIED_BY|NAMED]->(:Entity {type: named.type, key: named.key}) } THEN 1.0
+//@if known_at
        WHEN found <> doc AND EXISTS { (found)-[held:WAS_LINKED]->(:Entity {type: named.type, key: named.key}) WHERE held.kind <> 'MENTIONS' } THEN 1.0
+//@end
        WHEN named.mentions AND found = doc AND EXISTS { (doc)-[:MENTIONS]->(:Entity {type: named.type, key: named.key}) } THEN 0.5
+//@if known_at
        WHEN named.mentions AND found <> doc AND EXISTS { (found)-[:WAS_LINKED {kind: 'MENTIONS'}]->(:Entity {type: named.type, key: named.key}) } THEN 0.5
+//@end
        ELSE 0.0 END] AS holds
 // the summed weights of the linked entities that hold the document, and the extra ones it holds
 WITH doc, found, dense, lexical,

@@ -36,6 +36,7 @@
 //          superseded_by list<hop map>, supersedes list<hop map>, controlling list<map {doc_id,
 //          title, kind, domain, published, text, status, chain}>}>, one per anchor asked for)
 UNWIND $anchors AS a
+//@if known_at
 CALL (a) {
   MATCH (anchor:Document {id: a.id})
   RETURN anchor
@@ -46,6 +47,9 @@ CALL (a) {
   RETURN anchor
 }
 WITH a, anchor
+//@else
+MATCH (anchor:Document {id: a.id})
+//@end
 WHERE @visible(doc: anchor, as_of: $as_of, known_at: $known_at)
 MATCH path = ANY SHORTEST (anchor)((older)<-[s:SUPERSEDES|CLOSED_SUPERSEDES]-(newer)
     WHERE @in_force(edge: s, newer: newer, as_of: $as_of, known_at: $known_at))*(d)
@@ -81,11 +85,15 @@ CALL (walked) {
   RETURN collect({
     doc_id: doc.id,
     title: doc_facts.title,
+//@if known_at
     scope: CASE WHEN doc_facts = doc
       THEN COLLECT { MATCH (doc)-[:IN_SCOPE]->(e:Entity) RETURN e.type + ':' + e.key }
       ELSE COLLECT { MATCH (doc_facts)-[:WAS_LINKED {kind: 'IN_SCOPE'}]->(e:Entity)
                      RETURN e.type + ':' + e.key }
     END,
+//@else
+    scope: COLLECT { MATCH (doc)-[:IN_SCOPE]->(e:Entity) RETURN e.type + ':' + e.key },
+//@end
     superseded_by: COLLECT {
       MATCH (doc)<-[s:SUPERSEDES|CLOSED_SUPERSEDES]-(n)
       WHERE @in_force(edge: s, newer: n, as_of: $as_of, known_at: $known_at)
@@ -134,7 +142,9 @@ RETURN d.id AS doc_id,
        best.closure_size AS anchor_closure,
        COLLECT {
          MATCH (anchor)-[:IN_SCOPE]->(e:Entity)
+//@if known_at
          WHERE $known_at IS NULL
+//@end
          // without a date every member counts: the entity's IN_SCOPE degree (link_scope.cypher,
          // the only writer, draws them from documents), read in O(1) instead of walking a hub
          RETURN {entity: e.type + ':' + e.key,
@@ -147,6 +157,7 @@ RETURN d.id AS doc_id,
                      RETURN o.id LIMIT 1001
                    })
                  END} AS scope_entry
+//@if known_at
          UNION
          // as recorded at $known_at: the anchor version's scope links, and the members whose
          // version of that time held the same entity in scope
@@ -165,5 +176,6 @@ RETURN d.id AS doc_id,
                      AND @visible(doc: member_doc, as_of: $as_of, known_at: $known_at)
                    RETURN DISTINCT member_doc.id LIMIT 1001
                  })} AS scope_entry
+//@end
        } AS anchor_scope,
        readings

@@ -9,6 +9,7 @@
 // returns: doc_id, title, visible boolean (published on or before $as_of), scope list<string>,
 //          superseded_by list<map>, supersedes list<map> (maps: {from_id, to_id, rule,
 //          effective, evidence, partial})
+//@if known_at
 CALL () {
   MATCH (doc:Document {id: $doc_id})
   RETURN doc
@@ -17,15 +18,22 @@ CALL () {
   WHERE $known_at IS NOT NULL
   RETURN doc
 }
+//@else
+MATCH (doc:Document {id: $doc_id})
+//@end
 WITH doc, @known_version(doc: doc, known_at: $known_at) AS facts
 WHERE facts IS NOT NULL
 RETURN doc.id AS doc_id,
        facts.title AS title,
        @visible(doc: doc, as_of: $as_of, known_at: $known_at) AS visible,
+//@if known_at
        CASE WHEN facts = doc
             THEN COLLECT { MATCH (doc)-[:IN_SCOPE]->(e:Entity) RETURN e.type + ':' + e.key }
             ELSE COLLECT { MATCH (facts)-[:WAS_LINKED {kind: 'IN_SCOPE'}]->(e:Entity) RETURN e.type + ':' + e.key }
        END AS scope,
+//@else
+       COLLECT { MATCH (doc)-[:IN_SCOPE]->(e:Entity) RETURN e.type + ':' + e.key } AS scope,
+//@end
        COLLECT {
          MATCH (doc)<-[s:SUPERSEDES|CLOSED_SUPERSEDES]-(n)
          WHERE @in_force(edge: s, newer: n, as_of: $as_of, known_at: $known_at)

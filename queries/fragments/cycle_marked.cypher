@@ -8,4 +8,8 @@
 // locals: (none)
 // params: (none)
 // returns: boolean
+//@if known_at
 known_at IS NOT NULL OR coalesce(edge.maybe_cycle, false)
+//@else
+coalesce(edge.maybe_cycle, false)
+//@end

@@ -10,9 +10,13 @@
 // params: (none)
 // returns: string ('withdrawn', 'unresolved', 'partially_superseded' or 'active')
 CASE
+//@if known_at
   WHEN any(withdrawn_fact IN [@known_version(doc: doc, known_at: known_at)]
            WHERE withdrawn_fact.withdrawn IS NOT NULL
              AND (as_of IS NULL OR withdrawn_fact.withdrawn <= as_of)) THEN 'withdrawn'
+//@else
+  WHEN doc.withdrawn IS NOT NULL AND (as_of IS NULL OR doc.withdrawn <= as_of) THEN 'withdrawn'
+//@end
   WHEN @superseded_in_full(doc: doc, as_of: as_of, known_at: known_at) THEN 'unresolved'
   WHEN EXISTS {
     MATCH (doc)<-[partial_edge:SUPERSEDES|CLOSED_SUPERSEDES]-(partial_newer)

@@ -9,6 +9,7 @@
 // locals: version
 // params: (none)
 // returns: node|null
+//@if known_at
 CASE
   WHEN known_at IS NULL THEN doc
   WHEN doc:Document AND coalesce(doc.recorded_from <= known_at, true) THEN doc
@@ -18,3 +19,6 @@ CASE
     RETURN version
   }[0]
 END
+//@else
+doc
+//@end

@@ -8,7 +8,11 @@
 // locals: (none)
 // params: (none)
 // returns: boolean
+//@if known_at
 CASE
   WHEN known_at IS NULL THEN type(edge) = 'SUPERSEDES'
   ELSE coalesce(edge.recorded_from <= known_at, true) AND coalesce(edge.recorded_until > known_at, true)
 END
+//@else
+type(edge) = 'SUPERSEDES'
+//@end

@@ -6,5 +6,9 @@
 // locals: seen
 // params: (none)
 // returns: boolean
+//@if known_at
 any(seen IN [@known_version(doc: doc, known_at: known_at)]
     WHERE seen IS NOT NULL AND (as_of IS NULL OR seen.published IS NULL OR seen.published <= as_of))
+//@else
+(as_of IS NULL OR doc.published IS NULL OR doc.published <= as_of)
+//@end

@@ -132,8 +132,9 @@ KEEP_PLAN = "CYPHER replan=skip "
 def first_plans_kept() -> Iterator[None]:
     statement = cypher.statement
 
-    def kept(name: str, package: str = cypher.QUERY_PACKAGE, *, profile: bool = False) -> str:
-        text = statement(name, package, profile=profile)
+    def kept(name: str, package: str = cypher.QUERY_PACKAGE, *, profile: bool = False,
+             history: bool = True) -> str:
+        text = statement(name, package, profile=profile, history=history)
         return KEEP_PLAN + text if package == cypher.QUERY_PACKAGE and not profile else text
 
     with pytest.MonkeyPatch.context() as patch:

@@ -228,7 +228,9 @@ def run(tx: Any, name: str, **params: Any) -> list[dict]:
     as `car-graph query` binds them (unknown or missing ones fail)."""
     if name.startswith("analyst/"):
         params = analyst.bind(name, params)
-    return [record.data() for record in tx.run(cypher.statement(name), params)]
+    # the form the product runs for these parameters: current when known_at is null
+    statement = cypher.statement(name, history=cypher.reads_history(name, params))
+    return [record.data() for record in tx.run(statement, params)]
 
 
 def dates_of(docs: list[dict]) -> list[date]:
