@@ -1,7 +1,7 @@
-"""The benchmarks' ``car-graph`` commands: synthetic, reproduce, bench, corpora.
+"""The benchmarks' ``car-graph`` commands: synthetic, reproduce, bench, corpora, known-at-bench.
 
 car-graph's CLI adds every click command registered in the entry-point group ``car_graph.cli``
-(benchmarks/pyproject.toml registers these four), so they appear as ``car-graph synthetic`` etc.
+(benchmarks/pyproject.toml registers these five), so they appear as ``car-graph synthetic`` etc.
 when this package is installed and the core never imports it. Their names, options and output
 are contracts (docs/results.md records the reproduce command line). Heavy modules are imported
 inside each command, so ``car-graph --help`` stays quick.
@@ -151,3 +151,55 @@ def corpora_fetch(state: CliState, dest: Path | None, domains: tuple[str, ...],
                    f"checkout, then: export {ENV_VAR}={folder}")
     else:
         click.echo(f"Use them with: export {ENV_VAR}={folder}")
+
+
+@click.command("known-at-bench")
+@click.option("--raw", "raw_dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help=f"Folder holding the raw security/ data. Default: ${ENV_VAR}, else "
+                   "../shared/data/raw beside the checkout.")
+@click.option("--work", "work_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Where the step files and question sets are written (default: "
+                   "<car-graph home>/known-at-bench).")
+@click.option("--split", type=click.Choice(["dev", "test", "all"]), default="test",
+              show_default=True, help="Which questions to score (reports cite test).")
+@click.option("--distractors", type=click.IntRange(0, 1_000_000), default=2000, show_default=True,
+              help="Distractor documents, as the security benchmark.")
+@click.option("--max-queries", type=click.IntRange(1, 100_000), default=None,
+              help="Ask only this many base questions (a quick run).")
+@click.option("-k", type=click.IntRange(1, 20), default=5, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@pass_state
+def known_at_bench(state: CliState, raw_dir: Path | None, work_dir: Path | None, split: str,
+                   distractors: int, max_queries: int | None, k: int, as_json: bool) -> None:
+    """Ingest the security corpus in the order its sources recorded it (a few steps), then score
+    car and hybrid on the security questions as known at each earlier date, with --known-at and
+    without, against gold computed from the raw records as they stood then.
+
+    Wipes the database, so loopback servers only (see car_graph_benchmarks.known_at).
+    """
+    import json
+
+    from car_graph_benchmarks.known_at import build_history, run_history
+
+    try:
+        raw_dir = require_corpora_dir(raw_dir)
+    except CorporaError as exc:
+        raise click.UsageError(str(exc)) from exc
+    target = state.target()
+    connection.ensure_local_target(target.uri, action="run `known-at-bench` (it wipes the "
+                                                      "database) against")
+    bench = build_history(raw_dir, n_distractors=distractors, max_queries=max_queries)
+    folder = work_dir if work_dir is not None else state.settings.home / "known-at-bench"
+    database = state.settings.database
+    say = (lambda _: None) if as_json else (lambda m: click.echo(m, err=True))
+    with connection.open_driver(target) as driver, CarClient(
+            driver, database, embedding_model=state.settings.embedding_model, uri=target.uri) as car:
+        run = run_history(car, lambda: schema.reset(driver, database, target.uri), bench, folder,
+                          k=k, split=split, say=say)
+    if as_json:
+        click.echo(json.dumps({**run.to_json(), "stats": bench.stats}, indent=2, default=str))
+    else:
+        click.echo(run.table())
+        click.echo(f"{bench.stats['base_questions_whose_gold_changed_between_steps']} of "
+                   f"{bench.stats['base_questions']} base questions' gold changed between steps; "
+                   f"{run.seconds / 60:.1f} min; load averages {run.load}")

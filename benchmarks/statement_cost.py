@@ -71,8 +71,8 @@ def measure(car: CarClient, questions: Sequence[str], repeat: int = 1,
         params, anchor_params = parameters(question)
 
         def work(tx: Any) -> Any:
-            rows = list(tx.run(cypher.statement("anchors"), anchor_params))
-            results = list(tx.run(cypher.statement("closure"), anchors=[
+            rows = list(tx.run(cypher.statement("anchors", history=False), anchor_params))
+            results = list(tx.run(cypher.statement("closure", history=False), anchors=[
                 {"id": a["doc_id"], "rank": a["rank"], "score": a["score"]} for a in rows],
                 as_of=None, embedding=params["embedding"], k=K)) if rows else []
             return ([a["doc_id"] for a in rows],

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 import neo4j
@@ -20,9 +21,12 @@ from rapidfuzz import process
 
 from car_graph import cypher
 from car_graph.errors import QueryParameterError, UnknownQueryError
+from car_graph.types import known_at_instant
 
 # Properties too large or too internal for a result table.
 HIDDEN_PROPERTIES = frozenset({"embedding", "text", "attributes"})
+# Parameters naming a transaction-time instant (read as --known-at reads its value).
+KNOWN_AT_PARAMETERS = frozenset({"known_at", "known_from", "known_to"})
 
 
 @dataclass(frozen=True)
@@ -74,7 +78,16 @@ def bind(name: str, given: Mapping[str, Any]) -> dict[str, Any]:
             f"{name} needs {', '.join('$' + p.name + ' (' + p.type + ')' for p in missing)}; "
             f"e.g. {examples}"
         )
-    return {p: given.get(p) for p in declared}
+    bound = {p: given.get(p) for p in declared}
+    for clock in KNOWN_AT_PARAMETERS & set(bound):
+        if isinstance(bound[clock], (str, date)):
+            # --param known_at=2019-06-01 means what --known-at 2019-06-01 means (the end of
+            # the day, UTC); the statements' @known_instant reads a pasted Browser text alike
+            try:
+                bound[clock] = known_at_instant(bound[clock])
+            except ValueError as exc:
+                raise QueryParameterError(f"{name}: {clock}: {exc}") from None
+    return bound
 
 
 def run_query(driver: neo4j.Driver, database: str | None, name: str, params: Mapping[str, Any]) -> QueryResult:
@@ -92,7 +105,8 @@ def run_read(
     whatever the statement says (tests/integration/test_mcp_server.py shows this)."""
 
     def work(tx: neo4j.ManagedTransaction) -> tuple[list[str], list[neo4j.Record]]:
-        result = tx.run(cypher.statement(name), dict(params))
+        result = tx.run(cypher.statement(name, history=cypher.reads_history(name, params)),
+                        dict(params))
         return list(result.keys()), list(result)
 
     with driver.session(database=database) as session:

@@ -68,7 +68,8 @@ class BrowserGuide:
                          "(one line at a time):")
             steps.extend(self.chain_commands)
         steps.append("Colours: " + ", ".join(f"{status} {colour}" for status, colour in STATUS_COLOURS.items())
-                     + "; SUPERSEDES edges are captioned with their rule.")
+                     + "; SUPERSEDES edges are captioned with their rule; closed ones (CLOSED_SUPERSEDES, "
+                     "seen with known_at) are thin, grey and captioned 'closed RULE'.")
         if guide_url:
             steps.append(f"Or, after step 1, run this in Browser for the same steps as a guide "
                          f"(click a command to put it in the editor): :guide {guide_url}")
@@ -96,16 +97,21 @@ def one_line(name: str) -> str:
 
 
 def chain_commands(doc_id: str, as_of: date | None = None) -> tuple[str, ...]:
+    """The chain's parameters, then the statement; Browser requires every parameter to be
+    set, so known_at is set too (null: the current graph; closed edges only show as known at
+    an earlier time)."""
     return (
         f":param doc_id => {cypher_literal(doc_id)}",
         f":param as_of => {cypher_literal(as_of.isoformat() if as_of else None)}",
+        ":param known_at => null",
         one_line(CHAIN_QUERY),
     )
 
 
 def params_command(doc_id: str, as_of: date | None = None) -> str:
     as_of_text = as_of.isoformat() if as_of else None
-    return f":params {{doc_id: {cypher_literal(doc_id)}, as_of: {cypher_literal(as_of_text)}}}"
+    return (f":params {{doc_id: {cypher_literal(doc_id)}, as_of: {cypher_literal(as_of_text)}, "
+            "known_at: null}")
 
 
 def browser_url(http_url: str | None, bolt_uri: str) -> str:
@@ -155,7 +161,8 @@ def guide_html(guide: BrowserGuide, question: str | None = None, verdict: str | 
         ("From a question to its chain", start + f"<p>{steps}. Click a grey block to put it "
          "into the editor, press Enter, then Next.</p>"),
         ("1. The style", "<p>Documents coloured by status, SUPERSEDES edges captioned with the "
-         "rule that made them (Browser keeps the style):</p>" + _runnable(guide.style_command)
+         "rule that made them, closed ones thin, grey and captioned <i>closed RULE</i> "
+         "(Browser keeps the style):</p>" + _runnable(guide.style_command)
          + f"<ul>{colours}</ul>"),
     ]
     if guide.doc_id is not None:

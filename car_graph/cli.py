@@ -50,7 +50,7 @@ from car_graph.ingest.sources import format_help, format_names
 from car_graph.local_server import DEFAULT_MEMORY, MEMORY_PROFILES, LocalNeo4j, ServerStatus, memory_profile
 from car_graph.settings import Settings
 from car_graph.stats import graph_stats
-from car_graph.types import Explanation, Hop
+from car_graph.types import DocumentHistory, Explanation, Hop, instant, known_at_instant
 from car_graph.verdict import VERDICT_MARGIN, Verdict, VerdictKind
 
 
@@ -309,6 +309,20 @@ as_of_option = click.option(
     "--as-of", type=click.DateTime(formats=["%Y-%m-%d"]), default=None,
     help="Answer as of this date (YYYY-MM-DD): later documents and edges do not count.",
 )
+
+
+def _known_at(_ctx: click.Context, _param: click.Parameter, value: str | None) -> datetime | None:
+    try:
+        return known_at_instant(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from exc
+
+
+known_at_option = click.option(
+    "--known-at", "known_at", metavar="DATE", default=None, callback=_known_at,
+    help="Answer as car-graph would have then, from what it had recorded by this date "
+         "(YYYY-MM-DD: the end of that day, UTC) or ISO datetime. Beside --as-of, which is "
+         "the date the answer is about.")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 progress_option = click.option(
     "--progress/--no-progress", default=None,
@@ -340,6 +354,29 @@ def delete(state: CliState, ids: tuple[str, ...], as_json: bool) -> None:
         click.echo(f"Deleted {len(summary.deleted)} document(s); re-evaluated {summary.reevaluated} neighbour(s)")
     if summary.missing:
         raise click.ClickException(f"no such document(s): {', '.join(summary.missing)}")
+
+
+@main.command("purge")
+@click.option("--before", "before", required=True, metavar="DATE",
+              help="Erase history closed before this date (YYYY-MM-DD: before the day began) "
+                   "or ISO datetime (UTC unless it names a zone).")
+@json_option
+@pass_state
+def purge(state: CliState, before: str, as_json: bool) -> None:
+    """Really erase closed history (document versions, edges, deleted documents) closed before
+    DATE, for users who must; the current state is untouched. --known-at reads before DATE no
+    longer see what was erased."""
+    try:
+        moment = instant(before, day_end=False)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--before") from exc
+    with state.driver() as driver, _client(state, driver) as car:
+        summary = car.purge(moment)
+    if as_json:
+        _echo_json(summary.to_json())
+    else:
+        click.echo(f"Erased {summary.versions} closed version(s), {summary.edges} closed edge(s) "
+                   f"and {summary.retired} deleted document(s) closed before {summary.before}")
 
 
 @main.command("ingest")
@@ -394,14 +431,15 @@ def ingest(state: CliState, path: Path, fmt: str, rules_path: Path | None, stric
 @click.argument("question")
 @click.option("-k", type=click.IntRange(1, 100), default=5, show_default=True, help="Results.")
 @as_of_option
+@known_at_option
 @click.option("--domain", help="Only documents of this domain.")
 @json_option
 @pass_state
-def retrieve(state: CliState, question: str, k: int, as_of: datetime | None, domain: str | None,
-             as_json: bool) -> None:
+def retrieve(state: CliState, question: str, k: int, as_of: datetime | None,
+             known_at: datetime | None, domain: str | None, as_json: bool) -> None:
     """The controlling documents for QUESTION, each with its chain from the anchor."""
     with state.driver() as driver, _client(state, driver) as car:
-        verdict = car.answer(question, as_of=_day(as_of), k=k, domain=domain)
+        verdict = car.answer(question, as_of=_day(as_of), k=k, domain=domain, known_at=known_at)
         _refuse_empty_graph(car, verdict)
     retrieval = verdict.retrieval
     assert retrieval is not None  # answer() always keeps the retrieval it decided on
@@ -450,6 +488,7 @@ def _status_of(verdict: Verdict) -> str:
 @main.command("ask")
 @click.argument("question")
 @as_of_option
+@known_at_option
 @click.option("-k", type=click.IntRange(1, 100), default=5, show_default=True,
               help="Results retrieved before the verdict is decided.")
 @click.option("--domain", help="Only documents of this domain.")
@@ -457,14 +496,15 @@ def _status_of(verdict: Verdict) -> str:
               help="Print the prompt-ready context block (verdict + numbered sources) instead.")
 @json_option
 @pass_state
-def ask(state: CliState, question: str, as_of: datetime | None, k: int, domain: str | None,
-        show_context: bool, as_json: bool) -> None:
+def ask(state: CliState, question: str, as_of: datetime | None, known_at: datetime | None, k: int,
+        domain: str | None, show_context: bool, as_json: bool) -> None:
     """Is what QUESTION asks about still in force? A verdict with the chain and evidence."""
     with state.driver() as driver, _client(state, driver) as car:
-        verdict = car.answer(question, as_of=_day(as_of), k=k, domain=domain)
+        verdict = car.answer(question, as_of=_day(as_of), k=k, domain=domain, known_at=known_at)
         _refuse_empty_graph(car, verdict)
     if as_json:
-        _echo_json(verdict.to_json())
+        # known_at only when asked for: the shape without it is unchanged
+        _echo_json({**verdict.to_json(), **({"known_at": known_at.isoformat()} if known_at else {})})
     elif show_context:
         click.echo(verdict.context())
     else:
@@ -474,16 +514,62 @@ def ask(state: CliState, question: str, as_of: datetime | None, k: int, domain: 
 @main.command("explain")
 @click.argument("doc_id")
 @as_of_option
+@known_at_option
 @json_option
 @pass_state
-def explain(state: CliState, doc_id: str, as_of: datetime | None, as_json: bool) -> None:
+def explain(state: CliState, doc_id: str, as_of: datetime | None, known_at: datetime | None,
+            as_json: bool) -> None:
     """Status of DOC_ID and the chains to the documents that control it."""
     with state.driver() as driver, _client(state, driver) as car:
-        explanation = car.explain(doc_id, as_of=_day(as_of))
+        explanation = car.explain(doc_id, as_of=_day(as_of), known_at=known_at)
     if as_json:
         _echo_json(explanation.to_json())
         return
     click.echo(render_explanation(explanation), nl=False)
+
+
+@main.command("history")
+@click.argument("doc_id")
+@json_option
+@pass_state
+def history(state: CliState, doc_id: str, as_json: bool) -> None:
+    """Every recorded version of DOC_ID and every edge into or out of it, closed ones included:
+    rule, evidence, valid time (published, effective) and transaction time (recorded from/until,
+    the run that closed it and why). A deleted document has its history too."""
+    with state.driver() as driver, _client(state, driver) as car:
+        found = car.history(doc_id)
+    if as_json:
+        _echo_json(found.to_json())
+        return
+    click.echo(render_history(found), nl=False)
+
+
+def render_history(found: DocumentHistory) -> str:
+    """Versions oldest first, then edges by the time they were recorded; each with its
+    recorded interval ("now" when still current)."""
+
+    def interval(item: dict[str, Any]) -> str:
+        until = item.get("recorded_until") or "now"
+        closed = (f" (closed by run {item['closed_by_run']}: {item['closed_reason']})"
+                  if item.get("closed_reason") else "")
+        return f"recorded {item.get('recorded_from') or 'from the start'} .. {until}{closed}"
+
+    status = "current" if found.current else f"deleted at {found.retired_at}"
+    lines = [f"{found.doc_id} [{status}]", "versions:"]
+    for version in found.versions:
+        dates = ", ".join(f"{k} {version[k]}" for k in ("published", "withdrawn", "unresolved_from")
+                          if version.get(k))
+        lines.append(f"  {interval(version)}: {version.get('title') or '-'}"
+                     + (f" ({dates})" if dates else ""))
+    lines.append("edges:" if found.edges else "edges: none")
+    for edge in found.edges:
+        arrow = "superseded by" if edge["direction"] == "incoming" else "supersedes"
+        effective = f" effective {edge['effective']}" if edge.get("effective") else " (undated)"
+        part = " (in part)" if edge.get("partial") else ""
+        lines.append(f"  {arrow} {edge['other_id']} via {edge['rule']}{effective}{part}; "
+                     f"{interval(edge)}")
+        lines.append(f"    evidence: {edge.get('evidence') or '-'}")
+    return "\n".join(lines) + "\n"
 
 
 def render_explanation(explanation: Explanation) -> str:
@@ -499,6 +585,7 @@ def render_explanation(explanation: Explanation) -> str:
         return f"{target} via {hop.rule}{when}{' (in part)' if hop.partial else ''}"
 
     when = f" as of {explanation.as_of}" if explanation.as_of else ""
+    when += f" as known at {explanation.known_at.isoformat()}" if explanation.known_at else ""
     root = Tree(Text(label(explanation.doc_id, explanation.title, str(explanation.status)) + when))
     root.add(Text("scope: " + (", ".join(explanation.scope) or "-")))
     if explanation.supersedes:
@@ -648,6 +735,7 @@ plot_option = click.option(
 @click.option("--systems", default=",".join(DEFAULT_SYSTEMS), show_default=True,
               help="Comma-separated: bm25, dense, hybrid, car.")
 @click.option("--domain", help="Only documents of this domain.")
+@known_at_option
 @plot_option
 @click.option("--k-max", type=click.IntRange(1, 100), default=20, show_default=True,
               help="With --plot: TCA@k for k = 1..K_MAX, from one run at depth K_MAX.")
@@ -662,10 +750,16 @@ plot_option = click.option(
 @json_option
 @pass_state
 def evaluate(state: CliState, queries: Path, k: int, systems: str, domain: str | None,
-             plot_path: Path | None, k_max: int, verdicts: bool, margins: str | None,
-             progress: bool | None, as_json: bool) -> None:
-    """Score every system on QUERIES (JSON Lines) against the same graph, in one run."""
+             known_at: datetime | None, plot_path: Path | None, k_max: int, verdicts: bool,
+             margins: str | None, progress: bool | None, as_json: bool) -> None:
+    """Score every system on QUERIES (JSON Lines) against the same graph, in one run. With
+    --known-at, car and hybrid against the graph as recorded then (the single-index baselines
+    read the current graph only)."""
     if verdicts:
+        if known_at is not None:
+            # the verdicts' baseline is the top-1 dense document, read from the current graph
+            raise click.BadParameter("--verdicts reads the current graph only (its dense "
+                                     "baseline has no recorded history)", param_hint="--known-at")
         try:
             chosen = [float(m) for m in (margins or str(VERDICT_MARGIN)).split(",") if m.strip()]
         except ValueError as exc:
@@ -679,12 +773,14 @@ def evaluate(state: CliState, queries: Path, k: int, systems: str, domain: str |
             click.echo(verdict_report.table())
         return
     names = [s.strip() for s in systems.split(",") if s.strip()]
+    if known_at is not None and systems == ",".join(DEFAULT_SYSTEMS):
+        names = [n for n in names if n in ("car", "hybrid")]
     if plot_path:
         plots.new_figure(1, 1)  # a missing matplotlib fails now, not after the run
     with state.driver() as driver, _client(state, driver) as car:
         report = car.evaluate(queries, k=k, systems=names, domain=domain,
                               progress=_show_progress(progress, as_json),
-                              depth=k_max if plot_path else None)
+                              depth=k_max if plot_path else None, known_at=known_at)
     curves = report.tca_curves(k_max) if plot_path else {}
     if plot_path:
         plots.tca_plot(curves, plot_path, k=k, title=f"{queries.name} (n = {report.n})")

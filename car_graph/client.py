@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Iterable, Sequence
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -32,9 +32,11 @@ from car_graph.extraction import EntityExtractor
 from car_graph.ingest.pipeline import (
     DeleteSummary,
     IngestSummary,
+    PurgeSummary,
     add_mentioned_names,
     delete_documents,
     ingest_records,
+    purge_history,
 )
 from car_graph.ingest.sources import read_source
 from car_graph.metrics import Reading, VerdictOutcome, score_verdicts
@@ -44,7 +46,7 @@ from car_graph.rules import Rule, load_domain_file
 from car_graph.settings import Settings
 from car_graph.store import GraphStore
 from car_graph.target import resolve_target
-from car_graph.types import Explanation, Result
+from car_graph.types import DocumentHistory, Explanation, KnownAt, Result, instant, known_at_instant
 from car_graph.verdict import (
     VERDICT_MARGIN,
     Verdict,
@@ -216,27 +218,57 @@ class CarClient:
         self._retriever = None
         return delete_documents(self.store, ids)
 
+    def purge(self, before: date | datetime | str) -> PurgeSummary:
+        """Really erase history closed before ``before`` (a date: its first instant; a datetime
+        without a zone is UTC): closed document versions and edges, retired documents left
+        without either. The current state is never touched."""
+
+        return purge_history(self.store, instant(before, day_end=False))
+
     def retrieve(
-        self, question: str, k: int = 5, as_of: date | None = None, domain: str | None = None
+        self, question: str, k: int = 5, as_of: date | None = None, domain: str | None = None,
+        *, known_at: KnownAt = None,
     ) -> list[Result]:
-        return list(self.retrieve_report(question, k, as_of, domain).results)
+        return list(self.retrieve_report(question, k, as_of, domain, known_at=known_at).results)
 
     def retrieve_report(
-        self, question: str, k: int = 5, as_of: date | None = None, domain: str | None = None
+        self, question: str, k: int = 5, as_of: date | None = None, domain: str | None = None,
+        *, known_at: KnownAt = None,
     ) -> Retrieval:
-        """Results plus the query's anchors, suppressed anchors and ambiguous scopes."""
-        return self.retriever.retrieve(question, k, as_of, domain)
+        """Results plus the query's anchors, suppressed anchors and ambiguous scopes.
+        ``known_at`` (a date: its end; a datetime; ISO text): the answer car-graph would have
+        given then, from the graph as it had recorded it (None: the current graph)."""
+        return self.retriever.retrieve(question, k, as_of, domain, known_at_instant(known_at))
 
-    def explain(self, doc_id: str, as_of: date | None = None) -> Explanation:
-        """Raises UnknownDocumentError (with the nearest existing ids) for an unknown id."""
+    def explain(self, doc_id: str, as_of: date | None = None, *,
+                known_at: KnownAt = None) -> Explanation:
+        """Raises UnknownDocumentError (with the nearest existing ids) for an unknown id.
+        ``known_at``: as car-graph recorded the document and its edges then."""
 
         try:
-            return self.retriever.explain(doc_id, as_of)
+            return self.retriever.explain(doc_id, as_of, known_at_instant(known_at))
         except NotFoundError as exc:
             if self.document_count() == 0:
 
                 raise EmptyGraphError() from exc
             raise UnknownDocumentError(doc_id, self.nearest_ids(doc_id)) from exc
+
+    def history(self, doc_id: str) -> DocumentHistory:
+        """Every recorded version of ``doc_id`` and every supersession edge it was an end of,
+        current and closed, with both clocks (queries/history.cypher). A deleted document has
+        its history too; an id never recorded raises UnknownDocumentError."""
+        rows = self.store.read("history", doc_id=doc_id)
+        if not rows:
+            if self.document_count() == 0:
+                raise EmptyGraphError()
+            raise UnknownDocumentError(doc_id, self.nearest_ids(doc_id))
+        row = rows[0]
+        return DocumentHistory(
+            doc_id=row["doc_id"], current=bool(row["current"]),
+            retired_at=analyst.plain(row["retired_at"]),
+            versions=tuple(analyst.plain(v) for v in row["versions"]),
+            edges=tuple(analyst.plain(e) for e in row["edges"]),
+        )
 
     def document_count(self) -> int:
         return self.store.counts()["documents"]
@@ -257,6 +289,7 @@ class CarClient:
     def answer(
         self, question: str, as_of: date | None = None, *, k: int = 5, domain: str | None = None,
         llm: Callable[[str], str] | None = None, margin: float = VERDICT_MARGIN,
+        known_at: KnownAt = None,
     ) -> Verdict:
         """Is the document the question is about in force, and if not, what controls it?
 
@@ -265,11 +298,12 @@ class CarClient:
         question links, when it links several), as of ``as_of``; one subject is asserted only
         when the evidence singles it out, else the verdict is AMBIGUOUS with its candidates.
         With ``llm`` (a function prompt -> text) the verdict also carries the model's answer to
-        ``verdict.prompt()``; car-graph never calls a model on its own.
+        ``verdict.prompt()``; car-graph never calls a model on its own. ``known_at``: the
+        verdict car-graph would have given then (readings and any explain read as recorded then).
         """
 
-        retrieval = self.retriever.retrieve(question, k, as_of, domain, readings=k,
-                                            reading_margin=margin)
+        retrieval = self.retriever.retrieve(question, k, as_of, domain, known_at_instant(known_at),
+                                            readings=k, reading_margin=margin)
         verdict = self.verdict_on(retrieval, k=k, margin=margin)
         return with_llm(verdict, llm) if llm is not None else verdict
 
@@ -280,7 +314,8 @@ class CarClient:
         one verdict per named subject. Closures come from ``retrieval.readings`` (walked by the
         retrieval itself); only an anchor it did not walk costs an ``explain``."""
         walked = {e.doc_id: e for e in retrieval.readings}
-        explain_one = explain or (lambda doc_id: self.retriever.explain(doc_id, retrieval.as_of))
+        explain_one = explain or (lambda doc_id: self.retriever.explain(
+            doc_id, retrieval.as_of, retrieval.known_at))
 
         def closure_of(doc_id: str) -> Explanation:
             return walked[doc_id] if doc_id in walked else explain_one(doc_id)
@@ -289,10 +324,10 @@ class CarClient:
 
     def context(
         self, question: str, as_of: date | None = None, *, k: int = 5, domain: str | None = None,
-        limit: int | None = 8,
+        limit: int | None = 8, known_at: KnownAt = None,
     ) -> str:
         """The prompt-ready context block for ``question``: ``answer(...).context()``."""
-        return self.answer(question, as_of, k=k, domain=domain).context(limit)
+        return self.answer(question, as_of, k=k, domain=domain, known_at=known_at).context(limit)
 
     def query(self, name: str, **params: Any) -> QueryResult:
         """Run an analyst query (``queries/analyst/NAME.cypher``) in a READ transaction."""
@@ -302,12 +337,13 @@ class CarClient:
     def evaluate(
         self, queries_path: Path, k: int = 5, systems: Sequence[str] | None = None,
         domain: str | None = None, progress: bool = False, depth: int | None = None,
+        known_at: KnownAt = None,
     ) -> EvaluationReport:
         """Score every system at k; ``depth`` > k retrieves deeper once, for ``tca_curves()``."""
 
         return evaluate(
             self.retriever, read_queries(queries_path), k=k, systems=systems, domain=domain,
-            progress=progress, depth=depth,
+            progress=progress, depth=depth, known_at=known_at_instant(known_at),
         )
 
     def evaluate_verdicts(

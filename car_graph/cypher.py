@@ -31,16 +31,36 @@ that would capture a variable of the including text is a BadIncludeError when th
 loaded. The expansion is parenthesised unless it is one group already, so ``NOT @voided(...)``
 means what it says. ``car-graph query NAME --show`` prints the expanded statement, one
 statement to paste into Neo4j Browser.
+
+**Two forms of one statement.** Reading the graph as car-graph recorded it at an instant
+(``$known_at``) needs closed versions, retired documents and closed edges that a read of the
+current graph never touches; written as run-time conditions (``$known_at IS NULL OR ...``) they
+cost every current read a fifth to a half more time (the planner cannot drop them). So a
+statement or fragment may mark lines that only the reads of recorded history need, and the
+lines that replace them in the current form::
+
+    //@if known_at
+    ...lines for reads with $known_at given...
+    //@else
+    ...lines for reads of the current graph...
+    //@end
+
+(``//@else`` optional; no nesting). ``statement(name, history=False)`` is the current form --
+what ``GraphStore.read`` runs whenever ``known_at`` is null -- and ``history=True`` (the
+default, correct for any parameters) the form that reads either. Both come from the same
+files, so the semantics is still written once; the property test checks both forms against
+car_graph/semantics.py.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from importlib.abc import Traversable
-from typing import LiteralString, cast
+from typing import Any, LiteralString, cast
 
 from neo4j import Query
 
@@ -51,6 +71,14 @@ SCHEMA_PACKAGE = "car_graph.graph_schema"
 ANALYST_FOLDER = "analyst"
 FRAGMENT_FOLDER = "fragments"
 _NAME_PART = re.compile(r"[a-z0-9_]+")
+KNOWN_AT_SLOT = "known_at"
+# A statement has a current form when every fragment's known_at slot is bound to its own
+# $known_at (null when the current form is chosen), to null, or to a variable known_at it
+# derives from $known_at alone (the analyst queries' `@known_instant(value: $known_at) AS
+# known_at`); inside a fragment, to null or its own known_at slot, passed through.
+_CURRENT_BINDINGS = frozenset({"$known_at", "null"})
+_KNOWN_AT_VARIABLE = re.compile(r"@known_instant\(value:\s*\$known_at\)\s+AS\s+known_at\b")
+_DIRECTIVE = re.compile(r"^[ \t]*//@(if known_at|else|end)\b(.*)$")
 _DECLARED = re.compile(r"\$(\w+)\s+([^,$]*)")
 _INCLUDE = re.compile(r"^[ \t]*//@include[ \t]+([a-z0-9_]+)((?:[ \t]+\$\w+=\w+)*)[ \t]*$", re.MULTILINE)
 _BINDING = re.compile(r"\$(\w+)=(\w+)")
@@ -137,11 +165,44 @@ def schema_names() -> list[str]:
     return _names(SCHEMA_PACKAGE)
 
 
+def specialise(code: str, history: bool, origin: str) -> str:
+    """``code`` in one of its two forms: the ``//@if known_at`` blocks' lines kept when
+    ``history``, their ``//@else`` lines otherwise; the directive lines go (line numbers in
+    messages are then those of the form, not the file, after a block)."""
+    out: list[str] = []
+    state = None  # None outside a block, else "if" or "else"
+    for number, line in enumerate(code.split("\n"), start=1):
+        directive = _DIRECTIVE.match(line)
+        if directive is None and line.lstrip().startswith("//@") and not line.lstrip().startswith("//@include"):
+            raise BadIncludeError(f"{origin}:{number}: unknown directive {line.strip()!r} "
+                                  f"(//@if known_at, //@else, //@end, //@include)")
+        if directive:
+            word, rest = directive.group(1), directive.group(2).strip()
+            if rest:
+                raise BadIncludeError(f"{origin}:{number}: nothing may follow //@{word}")
+            if word == "if known_at" and state is None:
+                state = "if"
+            elif word == "else" and state == "if":
+                state = "else"
+            elif word == "end" and state is not None:
+                state = None
+            else:
+                raise BadIncludeError(f"{origin}:{number}: //@{word} out of place (blocks do not nest)")
+            continue
+        if state is None or (state == "if") == history:
+            out.append(line)
+    if state is not None:
+        raise BadIncludeError(f"{origin}: //@if known_at is not closed by //@end")
+    return "\n".join(out)
+
+
 @functools.cache
-def text(name: str, package: str = QUERY_PACKAGE) -> str:
+def text(name: str, package: str = QUERY_PACKAGE, history: bool = True) -> str:
     """The text of one statement, header comments included, ``//@include`` lines and
-    ``@fragment(...)`` uses expanded."""
-    return _expand(_with_fragments(raw_text(name, package), f"{name}.cypher", package), package, (name,))
+    ``@fragment(...)`` uses expanded; ``history``: which form (module docstring)."""
+    origin = f"{name}.cypher"
+    code = specialise(raw_text(name, package), history, origin)
+    return _expand(_with_fragments(code, origin, package, history=history), package, (name,), history)
 
 
 def raw_text(name: str, package: str = QUERY_PACKAGE) -> str:
@@ -158,13 +219,15 @@ def includes(name: str, package: str = QUERY_PACKAGE) -> list[tuple[str, dict[st
             for match in _INCLUDE.finditer(raw_text(name, package))]
 
 
-def _expand(body: str, package: str, seen: tuple[str, ...]) -> str:
+def _expand(body: str, package: str, seen: tuple[str, ...], history: bool = True) -> str:
     def include(match: re.Match[str]) -> str:
         name = match.group(1)
         if name in seen:
             raise BadIncludeError(f"{' -> '.join((*seen, name))}: an include cycle")
-        source = _with_fragments(raw_text(name, package), f"{name}.cypher", package)
-        included = _expand(source, package, (*seen, name)).rstrip("\n")
+        origin = f"{name}.cypher"
+        source = _with_fragments(specialise(raw_text(name, package), history, origin), origin,
+                                 package, history=history)
+        included = _expand(source, package, (*seen, name), history).rstrip("\n")
         for parameter, variable in _BINDING.findall(match.group(2)):
             if not re.search(rf"\${parameter}\b", included):
                 raise BadIncludeError(f"{seen[-1]}: {name} has no parameter ${parameter} to bind")
@@ -192,15 +255,16 @@ def _header_sections(lines: list[str]) -> dict[str, str]:
 
 
 @functools.cache
-def fragment(name: str, package: str = QUERY_PACKAGE) -> Fragment:
-    """The fragment ``queries/fragments/NAME.cypher``, its header parsed and its body checked."""
+def fragment(name: str, package: str = QUERY_PACKAGE, history: bool = True) -> Fragment:
+    """The fragment ``queries/fragments/NAME.cypher``, its header parsed and its body (in the
+    form ``history`` names) checked."""
     if not _NAME_PART.fullmatch(name):
         raise UnknownQueryError(f"{FRAGMENT_FOLDER}/{name}")
     resource = resources.files(package).joinpath(FRAGMENT_FOLDER, f"{name}.cypher")
     if not resource.is_file():
         raise UnknownQueryError(f"{FRAGMENT_FOLDER}/{name}")
     origin = f"{FRAGMENT_FOLDER}/{name}.cypher"
-    lines = resource.read_text(encoding="utf-8").splitlines()
+    lines = specialise(resource.read_text(encoding="utf-8"), history, origin).split("\n")
     count = next((i for i, line in enumerate(lines) if not line.startswith("//")), len(lines))
     slots, local_variables, parameters = _fragment_header(origin, [x[2:].strip() for x in lines[:count]])
     body, first_line = _fragment_body(origin, lines, count)
@@ -357,21 +421,22 @@ def _variables(code: str, origin: str, first_line: int) -> set[str]:
             if m.group(1)}
 
 
-def _fragment_locals(name: str, package: str, seen: tuple[str, ...] = ()) -> set[str]:
+def _fragment_locals(name: str, package: str, seen: tuple[str, ...] = (),
+                     history: bool = True) -> set[str]:
     """A fragment's own local variables and those of every fragment it uses, transitively."""
     if name in seen:
         return set()
-    used = fragment(name, package)
+    used = fragment(name, package, history)
     found = set(used.local_variables)
     for line in used.body.split("\n"):
         if not line.lstrip().startswith("//"):
             for use in _uses(line, used.origin):
-                found |= _fragment_locals(use.name, package, (*seen, name))
+                found |= _fragment_locals(use.name, package, (*seen, name), history)
     return found
 
 
 def _with_fragments(code: str, origin: str, package: str, stack: tuple[str, ...] = (),
-                    first_line: int = 1) -> str:
+                    first_line: int = 1, history: bool = True) -> str:
     """``code`` with every ``@name(...)`` use expanded (comment lines are left as written)."""
     if "@" not in code:
         return code
@@ -386,7 +451,7 @@ def _with_fragments(code: str, origin: str, package: str, stack: tuple[str, ...]
         pieces: list[str] = []
         position = 0
         for use in _uses(line, where):
-            expansion = _instantiate(use, where, variables, package, stack)
+            expansion = _instantiate(use, where, variables, package, stack, history)
             lines = expansion.split("\n")
             expansion = "\n".join([lines[0], *((indent + x) if x.strip() else x for x in lines[1:])])
             pieces += [line[position:use.start], expansion]
@@ -396,11 +461,11 @@ def _with_fragments(code: str, origin: str, package: str, stack: tuple[str, ...]
 
 
 def _instantiate(use: _Use, where: str, variables: set[str], package: str,
-                 stack: tuple[str, ...]) -> str:
+                 stack: tuple[str, ...], history: bool = True) -> str:
     if use.name in stack:
         raise BadIncludeError(f"{where}: {' -> '.join((*stack, use.name))}: a fragment cycle")
     try:
-        used = fragment(use.name, package)
+        used = fragment(use.name, package, history)
     except UnknownQueryError:
         known = ", ".join(fragment_names(package)) or "none"
         raise BadIncludeError(f"{where}: no fragment @{use.name} "
@@ -416,12 +481,13 @@ def _instantiate(use: _Use, where: str, variables: set[str], package: str,
         if not re.fullmatch(_IDENTIFIER, use.bindings[slot]):
             raise BadIncludeError(f"{where}: @{use.name} matches a pattern on slot {slot}; bind "
                                   f"it to a variable, not {use.bindings[slot]!r}")
-    captured = sorted(_fragment_locals(use.name, package) & variables)
+    captured = sorted(_fragment_locals(use.name, package, history=history) & variables)
     if captured:
         raise BadIncludeError(
             f"{where}: @{use.name} binds {', '.join(captured)} in its own subqueries, which would "
             f"capture the including text's variable(s) of that name; rename them")
-    body = _with_fragments(used.body, used.origin, package, (*stack, use.name), used.first_line)
+    body = _with_fragments(used.body, used.origin, package, (*stack, use.name), used.first_line,
+                           history)
     slots = "|".join(re.escape(s) for s in sorted(used.slots, key=len, reverse=True))
     if slots:
         pattern = re.compile(rf"{_STRING_OR_COMMENT}|(?<![\w.$:])({slots})(?!\w)")
@@ -465,21 +531,62 @@ def fragments_used(name: str, package: str = QUERY_PACKAGE) -> list[str]:
     return sorted(found)
 
 
+@functools.cache
+def has_current_form(name: str, package: str = QUERY_PACKAGE) -> bool:
+    """Whether the statement, with its includes and fragments, binds every fragment's known_at
+    slot to its own ``$known_at`` or null -- so that with ``$known_at`` null its current form
+    reads exactly what the full form reads. (An audit query comparing two instants has none.)"""
+    statements = [raw_text(name, package)] + [raw_text(i, package) for i, _ in _includes_deep(name, package)]
+    pending = [(code, _CURRENT_BINDINGS | ({KNOWN_AT_SLOT} if _KNOWN_AT_VARIABLE.search(code) else set()))
+               for code in statements]
+    seen: set[str] = set()
+    while pending:
+        code, allowed = pending.pop()
+        for line in code.split("\n"):
+            if line.lstrip().startswith("//"):
+                continue
+            for use in _uses(line, name):
+                if use.bindings.get(KNOWN_AT_SLOT, "null") not in allowed:
+                    return False
+                if use.name not in seen:
+                    seen.add(use.name)
+                    pending.append((fragment(use.name, package).body, frozenset({"null", KNOWN_AT_SLOT})))
+    return True
+
+
+def _includes_deep(name: str, package: str) -> list[tuple[str, dict[str, str]]]:
+    found = includes(name, package)
+    return found + [deeper for included, _ in found for deeper in _includes_deep(included, package)]
+
+
+def reads_history(name: str, params: Mapping[str, Any], package: str = QUERY_PACKAGE) -> bool:
+    """Which form of the statement these parameters need: the full one when ``known_at`` is
+    given or the statement has no current form, else the current one (module docstring)."""
+    return params.get(KNOWN_AT_SLOT) is not None or not has_current_form(name, package)
+
+
 PROFILE_PREFIX = "PROFILE\n"
 
 
-def statement(name: str, package: str = QUERY_PACKAGE, *, profile: bool = False) -> LiteralString:
+def statement(name: str, package: str = QUERY_PACKAGE, *, profile: bool = False,
+              history: bool = True) -> LiteralString:
     """The statement as the driver's ``LiteralString`` (for ``Transaction.run``). ``profile``:
     with Cypher's PROFILE keyword in front, so the result summary carries the executed plan
-    (benchmarks/bench.py keeps it in docs/benchmarks.md)."""
+    (benchmarks/bench.py keeps it in docs/benchmarks.md). ``history=False``: the current form,
+    for parameters whose ``known_at`` is null (module docstring)."""
+    if not history and not has_current_form(name, package):
+        raise BadIncludeError(f"{name}: no current form (a fragment's known_at is bound to "
+                              f"something other than $known_at); use reads_history()")
     # The one place a file's text becomes a LiteralString: it comes from our own package data.
-    body = text(name, package)
+    body = text(name, package, history)
     return cast(LiteralString, PROFILE_PREFIX + body if profile else body)
 
 
-def load(name: str, *, timeout: float | None = None, package: str = QUERY_PACKAGE) -> Query:
+def load(name: str, *, timeout: float | None = None, package: str = QUERY_PACKAGE,
+         history: bool = True) -> Query:
     """A ``neo4j.Query`` for the named statement, tagged so it shows in the server's query log."""
-    return Query(statement(name, package), metadata={"car_query": name}, timeout=timeout)
+    return Query(statement(name, package, history=history), metadata={"car_query": name},
+                 timeout=timeout)
 
 
 def load_schema(name: str) -> Query:
@@ -520,6 +627,14 @@ def declared_parameters(name: str, package: str = QUERY_PACKAGE) -> dict[str, De
             kind = (match.group(2).split() or ["any"])[0]
             declared[match.group(1)] = DeclaredParameter(match.group(1), kind, "|null" in kind)
     return declared
+
+
+@functools.cache
+def clock_defaults(name: str, package: str = QUERY_PACKAGE) -> dict[str, None]:
+    """{"known_at": None} when the statement takes the transaction-time clock: a caller that
+    does not name it reads the current graph (every caller written before the clock existed
+    keeps its meaning)."""
+    return {"known_at": None} if "known_at" in declared_parameters(name, package) else {}
 
 
 def browser_params(name: str, package: str = QUERY_PACKAGE) -> list[str]:

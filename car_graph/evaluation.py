@@ -12,7 +12,7 @@ import statistics
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -175,10 +175,11 @@ def read_queries(path: Path) -> list[EvalQuery]:
         return parse_queries(handle, str(path))
 
 
-def supersession_graph(retriever: Retriever, domain: str | None = None) -> SupersessionGraph:
+def supersession_graph(retriever: Retriever, domain: str | None = None,
+                       known_at: datetime | None = None) -> SupersessionGraph:
     """The graph's own edges under the reference semantics, so a system is scored against the
-    relation retrieval walks."""
-    rows = retriever.store.read("document_relations", domain=domain)
+    relation retrieval walks (``known_at``: the edges recorded then)."""
+    rows = retriever.store.read("document_relations", domain=domain, known_at=known_at)
     facts = {r["newer"]: DocFacts(published=to_date(r["newer_published"])) for r in rows}
     return SupersessionGraph(
         (Edge(r["newer"], r["older"], to_date(r["effective"]), bool(r["partial"]), r["rule"] or "")
@@ -203,17 +204,19 @@ def evaluate(
     domain: str | None = None,
     progress: bool = False,
     depth: int | None = None,
+    known_at: datetime | None = None,
 ) -> EvaluationReport:
     """Score each system at ``k``. ``depth`` (>= k) retrieves deeper lists once, so
     ``report.tca_curves()`` can read TCA@1..depth from them without running retrieval per k;
     the scores at k come from the top k of those lists (each system's ranking does not depend on
-    k: see car_graph_benchmarks.reproduce)."""
+    k: see car_graph_benchmarks.reproduce). ``known_at``: retrieve from, and score against, the
+    graph as car-graph recorded it at that instant (car and hybrid only)."""
     depth = max(k, depth or k)
     systems = list(systems or DEFAULT_SYSTEMS)
     unknown = set(systems) - set(DEFAULT_SYSTEMS)
     if unknown:
         raise ConfigError(f"unknown systems {sorted(unknown)}; choose from {DEFAULT_SYSTEMS}")
-    graph = supersession_graph(retriever, domain)
+    graph = supersession_graph(retriever, domain, known_at)
     started = time.perf_counter()
     retriever.prepare(q.question for q in queries)
     report = EvaluationReport(k=k, n=len(queries), depth=depth, queries=tuple(queries), graph=graph,
@@ -228,7 +231,8 @@ def evaluate(
         latencies: list[float] = []
         for query in tqdm(queries, desc=system, unit="q", disable=not progress):
             started = time.perf_counter()
-            ids, anchor_ids = retriever.search(system, query.question, depth, query.as_of, domain)
+            ids, anchor_ids = retriever.search(system, query.question, depth, query.as_of, domain,
+                                               known_at)
             latencies.append((time.perf_counter() - started) * 1000)
             retrieved[query.id] = ids
             anchors[query.id] = anchor_ids

@@ -38,8 +38,8 @@ import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
-from typing import Annotated, Any, Literal, TypeVar
+from datetime import date, datetime
+from typing import Annotated, Any, Literal, NotRequired, TypeVar
 
 from neo4j.exceptions import (
     AuthError,
@@ -68,7 +68,7 @@ from car_graph.records import DocumentRecord, parse_record
 from car_graph.rules import Rule, parse_rules
 from car_graph.settings import Settings
 from car_graph.stats import graph_stats
-from car_graph.types import Explanation, Retrieval
+from car_graph.types import Explanation, Retrieval, known_at_instant
 from car_graph.verdict import Verdict, VerdictKind
 
 try:
@@ -121,6 +121,10 @@ Question = Annotated[str, Field(min_length=1, max_length=MAX_QUESTION_CHARS,
                                 description="A question in plain language.")]
 AsOf = Annotated[date | None, Field(description="Answer as of this date (YYYY-MM-DD): later "
                                                 "documents and edges do not count. Omit for today.")]
+KnownAt = Annotated[str | None, Field(max_length=40, description=(
+    "Answer as car-graph would have then, from what it had recorded by this date (YYYY-MM-DD: "
+    "the end of that day, UTC) or ISO datetime; omit for the current graph. Beside as_of, "
+    "the date the answer is about."))]
 TopK = Annotated[int, Field(ge=1, le=MAX_K, description="Results retrieved before the verdict.")]
 DomainName = Annotated[str | None, Field(max_length=MAX_DOMAIN_CHARS,
                                      description="Only documents of this domain (e.g. law).")]
@@ -221,6 +225,7 @@ class AskResult(TypedDict):
     candidates: list[ReadingJson]
     subjects: list[ReadingJson]
     context: str
+    known_at: NotRequired[str]
 
 
 class ResultJson(TypedDict):
@@ -249,6 +254,7 @@ class RetrieveResult(TypedDict):
     results: list[ResultJson]
     verdict: VerdictName
     verdict_summary: str
+    known_at: NotRequired[str]
 
 
 class ExplainResult(TypedDict):
@@ -262,6 +268,7 @@ class ExplainResult(TypedDict):
     superseded_by: list[HopJson]
     supersedes: list[HopJson]
     scope: list[str]
+    known_at: NotRequired[str]
     chains_text: str
 
 
@@ -370,6 +377,14 @@ def chains_text(explanation: Explanation) -> str:
 
 
 # -- input checks beyond the schemas -----------------------------------------------------------
+
+def check_known_at(value: str | None) -> datetime | None:
+    """known_at as an instant, or InputRejected naming what is accepted."""
+    try:
+        return known_at_instant(value)
+    except ValueError as exc:
+        raise InputRejected(f"known_at: {exc}") from exc
+
 
 class InputRejected(CarError):
     """A tool argument is outside what the server accepts (size, shape, type)."""
@@ -560,15 +575,17 @@ class CarTools:
             return error_result(describe_failure(exc))
 
     def _answer(self, question: str, as_of: date | None, k: int = 5,
-                domain: str | None = None) -> Verdict:
-        verdict = self.car.answer(check_question(question), as_of=as_of, k=k, domain=domain)
+                domain: str | None = None, known_at: datetime | None = None) -> Verdict:
+        verdict = self.car.answer(check_question(question), as_of=as_of, k=k, domain=domain,
+                                  known_at=known_at)
         # nothing found in an empty graph is a setup problem, not an answer (as in the CLI)
         if verdict.kind is VerdictKind.NOT_FOUND and self.car.document_count() == 0:
             raise EmptyGraphError()
         return verdict
 
     # The docstrings are the tools' descriptions: written for the model that reads them.
-    def ask(self, question: Question, as_of: AsOf = None) -> Annotated[CallToolResult, AskResult]:
+    def ask(self, question: Question, as_of: AsOf = None,
+            known_at: KnownAt = None) -> Annotated[CallToolResult, AskResult]:
         """Is the document a question is about still in force, and if not, what controls it?
 
         Returns the verdict (in_force, superseded, partially_superseded, withdrawn, unresolved,
@@ -578,29 +595,34 @@ class CarTools:
         case, an advisory or a drug approval.
         """
         def work() -> dict[str, Any]:
-            verdict = self._answer(question, as_of)
-            return {**verdict.to_json(), "context": verdict.context()}
+            when = check_known_at(known_at)
+            verdict = self._answer(question, as_of, known_at=when)
+            return {**verdict.to_json(), "context": verdict.context(),
+                    **({"known_at": when.isoformat()} if when else {})}
 
         return self._tool(work)
 
     def retrieve(self, question: Question, k: TopK = 5, as_of: AsOf = None,
-                 domain: DomainName = None) -> Annotated[CallToolResult, RetrieveResult]:
+                 domain: DomainName = None,
+                 known_at: KnownAt = None) -> Annotated[CallToolResult, RetrieveResult]:
         """Controlling Authority Retrieval: the documents that control what the question is
         about, best first, each with its status, score, the anchor it was reached from and the
         chain from that anchor; plus the verdict on the top result."""
         def work() -> dict[str, Any]:
-            verdict = self._answer(question, as_of, k=k, domain=domain)
+            verdict = self._answer(question, as_of, k=k, domain=domain,
+                                   known_at=check_known_at(known_at))
             assert verdict.retrieval is not None  # answer() keeps the retrieval it decided on
             return retrieval_json(verdict.retrieval, verdict)
 
         return self._tool(work)
 
-    def explain(self, doc_id: DocId, as_of: AsOf = None) -> Annotated[CallToolResult, ExplainResult]:
+    def explain(self, doc_id: DocId, as_of: AsOf = None,
+                known_at: KnownAt = None) -> Annotated[CallToolResult, ExplainResult]:
         """Where one document stands: its status, scope, the edges in force around it, and every
         chain to the documents that control it, as data and as text (`chains_text`). An unknown
         id is an error that names the nearest existing ids."""
         def work() -> dict[str, Any]:
-            explanation = self.car.explain(doc_id, as_of=as_of)
+            explanation = self.car.explain(doc_id, as_of=as_of, known_at=check_known_at(known_at))
             return {**explanation_json(explanation), "chains_text": chains_text(explanation)}
 
         return self._tool(work)

@@ -13,7 +13,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from neo4j.time import Date as Neo4jDate
@@ -203,13 +203,15 @@ class Retriever:
             except KeyError:  # a refresh in another thread replaced the cache meanwhile
                 continue
 
-    def _common(self, question: str, k: int, as_of: date | None, domain: str | None) -> dict[str, Any]:
+    def _common(self, question: str, k: int, as_of: date | None, domain: str | None,
+                known_at: datetime | None = None) -> dict[str, Any]:
         if k < 1:
             raise ConfigError("k must be at least 1")
         return {
             **self.question_parameters(question),
             "k": k,
             "as_of": as_of,
+            "known_at": known_at,
             "domain": domain,
             "candidates": max(self.settings.candidates, k),
             "entity_boost": self.settings.entity_boost,
@@ -220,23 +222,26 @@ class Retriever:
 
     def _anchor_parameters(self, params: Mapping[str, Any]) -> dict[str, Any]:
         return {key: params[key] for key in (
-            "embedding", "entities", "entity_boost", "coverage_boost", "as_of", "domain", "anchors",
+            "embedding", "entities", "entity_boost", "coverage_boost", "as_of", "known_at", "domain", "anchors",
             "candidates", "scope_cap")} | {"fulltext": params["anchor_fulltext"]}
 
     def retrieve(
         self, question: str, k: int = 5, as_of: date | None = None, domain: str | None = None,
+        known_at: datetime | None = None,
         *, readings: int = 0, reading_margin: float = 0.0,
     ) -> Retrieval:
         """Anchors (queries/anchors.cypher) and their controlling documents
         (queries/closure.cypher) in one statement, ``car`` (composed by the catalogue): one round
-        trip and one snapshot.
+        trip and one snapshot. ``known_at``: the graph as car-graph recorded it at that instant
+        (None: the current graph).
 
         ``readings`` > 0 also returns, from the same walk, the closure of each of the top
         ``readings`` anchors within ``reading_margin`` of the best one (and, for a question
         linking several entities, of those holding one): ``Retrieval.readings``, what
-        ``explain`` says of each -- the verdict's candidates, without a second statement."""
+        ``explain`` says of each -- the verdict's candidates, without a second statement (read
+        as known at ``known_at`` too)."""
         for attempt in range(1, VERSION_ATTEMPTS + 1):
-            params = self._common(question, k, as_of, domain)
+            params = self._common(question, k, as_of, domain, known_at)
             found = self.store.read("car", **self._anchor_parameters(params), k=k,
                                     readings=readings, reading_margin=reading_margin,
                                     reading_limit=EXPLAIN_LIMIT)
@@ -261,7 +266,7 @@ class Retriever:
             - self.settings.coverage_boost * max(len(held) - 1, 0)
             for score, held in zip(anchor_scores, anchor_held, strict=True))
         rows = [row for row in found if row["doc_id"] is not None]
-        explained = tuple(self._explanation(reading, as_of)
+        explained = tuple(self._explanation(reading, as_of, known_at)
                           for reading in (rows[0]["readings"] or [] if rows else []))
         results = []
         suppressed: set[str] = set()
@@ -284,6 +289,7 @@ class Retriever:
             suppressed=len(suppressed),
             ambiguous_scopes=tuple(ambiguous),
             question_entities=tuple(f"{e['type']}:{e['key']}" for e in params["entities"]),
+            known_at=known_at,
             anchor_scores=anchor_scores,
             anchor_held=anchor_held if any(anchor_held) else (),
             anchor_text_scores=anchor_text_scores,
@@ -293,17 +299,18 @@ class Retriever:
             readings=explained,
         )
 
-    def _explanation(self, reading: Mapping[str, Any], as_of: date | None) -> Explanation:
+    def _explanation(self, reading: Mapping[str, Any], as_of: date | None,
+                     known_at: datetime | None) -> Explanation:
         """One reading of car.cypher (an anchor's own closure) as ``explain`` gives it."""
         doc_id = reading["doc_id"]
         controlling = tuple(self._result({**c, "score": 1.0, "anchor_id": doc_id},
                                          tuple(hop_from(h) for h in c["chain"]))
                             for c in reading["controlling"])
-        return self._explained(doc_id, reading, as_of, controlling)
+        return self._explained(doc_id, reading, as_of, known_at, controlling)
 
     @staticmethod
     def _explained(doc_id: str, row: Mapping[str, Any], as_of: date | None,
-                   controlling: tuple[Result, ...]) -> Explanation:
+                   known_at: datetime | None, controlling: tuple[Result, ...]) -> Explanation:
         # a document not among its own controlling documents is voided: superseded
         mine = [c for c in controlling if c.doc_id == doc_id]
         return Explanation(
@@ -315,6 +322,7 @@ class Retriever:
             superseded_by=tuple(hop_from(h) for h in row["superseded_by"]),
             supersedes=tuple(hop_from(h) for h in row["supersedes"]),
             scope=tuple(row["scope"]),
+            known_at=known_at,
         )
 
     @staticmethod
@@ -334,17 +342,21 @@ class Retriever:
 
     def search(
         self, system: str, question: str, k: int = 5, as_of: date | None = None,
-        domain: str | None = None,
+        domain: str | None = None, known_at: datetime | None = None,
     ) -> tuple[list[str], list[str]]:
-        """(ranked doc ids, anchor ids) for one evaluated system."""
+        """(ranked doc ids, anchor ids) for one evaluated system. ``known_at`` (the graph as
+        recorded then) applies to car and hybrid; the single-index baselines read the current
+        graph only and refuse it."""
         if system == "car":
-            retrieval = self.retrieve(question, k, as_of, domain)
+            retrieval = self.retrieve(question, k, as_of, domain, known_at)
             return retrieval.ids, list(retrieval.anchors)
         if system == "hybrid":  # the same fused anchors, no closure
-            params = self._common(question, k, as_of, domain)
+            params = self._common(question, k, as_of, domain, known_at)
             rows = self.store.read("anchors", **self._anchor_parameters(params))
             ids = [r["doc_id"] for r in rows]
             return ids[:k], ids
+        if known_at is not None and system in ("dense", "bm25"):
+            raise ConfigError(f"--known-at applies to car and hybrid, not to the {system} baseline")
         params = self.question_parameters(question)
         if system == "dense":
             rows = self.store.read(
@@ -363,22 +375,28 @@ class Retriever:
         ids = [r["doc_id"] for r in rows]
         return ids, ids
 
-    def explain(self, doc_id: str, as_of: date | None = None) -> Explanation:
+    def explain(self, doc_id: str, as_of: date | None = None,
+                known_at: datetime | None = None) -> Explanation:
         """Where one document stands as of a date: its status, the edges in force around it and
-        its controlling documents (closure.cypher with the document as the only anchor)."""
+        its controlling documents (closure.cypher with the document as the only anchor).
+        ``known_at``: as car-graph recorded it at that instant (None: the current graph)."""
+
+        clocks = {"known_at": known_at}
 
         def work(tx: Any) -> tuple[list[Any], list[Any]]:
-            own = list(tx.run(cypher.statement("explain"), doc_id=doc_id, as_of=as_of))
+            own = list(tx.run(cypher.statement("explain", history=cypher.reads_history("explain", clocks)),
+                              doc_id=doc_id, as_of=as_of, known_at=known_at))
             if not own or not own[0]["visible"]:
                 return own, []
             rows = list(tx.run(
-                cypher.statement("closure"), anchors=[{"id": doc_id, "rank": 0, "score": 1.0}],
-                as_of=as_of, embedding=None, k=EXPLAIN_LIMIT,
+                cypher.statement("closure", history=cypher.reads_history("closure", clocks)), anchors=[{"id": doc_id, "rank": 0, "score": 1.0}],
+                as_of=as_of, known_at=known_at, embedding=None, k=EXPLAIN_LIMIT,
             ))
             return own, rows
 
         own, rows = self.store.in_read_transaction(work)
         if not own or not own[0]["visible"]:
-            raise NotFoundError(f"no document {doc_id!r}" + (f" as of {as_of}" if as_of else ""))
+            raise NotFoundError(f"no document {doc_id!r}" + (f" as of {as_of}" if as_of else "")
+                                + (f" as known at {known_at.isoformat()}" if known_at else ""))
         controlling = tuple(self._result(c, tuple(hop_from(h) for h in c["chain"])) for c in rows)
-        return self._explained(own[0]["doc_id"], own[0], as_of, controlling)
+        return self._explained(own[0]["doc_id"], own[0], as_of, known_at, controlling)

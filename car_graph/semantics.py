@@ -381,3 +381,42 @@ def authority_graph(
             unresolved_from=facts_from.get(r.id),
         )
     return AuthorityGraph([*rule_edges(rules, records), *explicit_edges(records)], docs)
+
+
+# --------------------------------------------------------------------------- two clocks
+
+
+@dataclass
+class History:
+    """Transaction time beside valid time: the graph as car-graph recorded it, run by run.
+
+    Each run (an ingest, an update, a delete, a rules change) leaves a new state of the whole
+    graph, recorded at the run's instant. ``known_at(T)`` is the state after the last run
+    recorded at or before T -- the graph car-graph would have answered from at T (nothing
+    before the first run); everything valid-time (as-of, in force, closure, status) is then
+    :class:`AuthorityGraph`'s, on that state. ``known_at(None)`` is the current state. The
+    Cypher reads (the fragments with a ``known_at`` slot: @recorded, @known_version) are
+    property-tested against this.
+    """
+
+    states: list[tuple[Any, AuthorityGraph]] = field(default_factory=list)
+
+    def record(self, at: Any, graph: AuthorityGraph) -> None:
+        """Append the state a run left, recorded at ``at`` (strictly after the previous run)."""
+        if self.states and not at > self.states[-1][0]:
+            raise ValueError(f"runs must be recorded in strictly increasing time: {at!r}")
+        self.states.append((at, graph))
+
+    def known_at(self, at: Any = None) -> AuthorityGraph:
+        if at is None:
+            return self.states[-1][1] if self.states else AuthorityGraph()
+        known = AuthorityGraph()
+        for recorded, graph in self.states:
+            if recorded > at:
+                break
+            known = graph
+        return known
+
+    def recorded_ids(self, at: Any = None) -> set[str]:
+        """The documents recorded (present) at ``at``: ``AuthorityGraph.docs`` keys."""
+        return set(self.known_at(at).docs)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from neo4j import READ_ACCESS, WRITE_ACCESS, Driver, ManagedTransaction, Record, Session
@@ -32,6 +33,20 @@ from car_graph.errors import ServerUnavailableError
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class RecordedRun:
+    """One recorded run (an ingest, a delete, a purge): its number and its transaction time,
+    from the database's clock and strictly increasing (queries/begin_run.cypher). What the run
+    opens is recorded from ``at``; what it closes is recorded until ``at``, by run ``number``."""
+
+    number: int
+    at: Any  # neo4j.time.DateTime (UTC, microseconds)
+
+    def params(self) -> dict[str, Any]:
+        """The $now and $run parameters of the statements that record or close history."""
+        return {"now": self.at, "run": self.number}
 # Raised by the driver when the server went away or is restarting: worth a bounded retry for
 # idempotent batches, and a ServerUnavailableError for everything else.
 CONNECTION_LOST = (ServiceUnavailable, SessionExpired)
@@ -51,8 +66,8 @@ class GraphStore:
 
     Every write that can change what question analysis reads from the graph (documents' entity
     links and names, stored domains) stamps a new graph version in the same transaction
-    (queries/stamp_graph_version.cypher): ``write_batch`` always, ``write`` for the statements in
-    ``STAMPED``. Retrievers cache the corpus's names per version and compare it with the version
+    (queries/stamp_graph_version.cypher): ``write_batch`` always, ``write`` and
+    ``write_in_one_transaction`` for the statements in ``STAMPED``. Retrievers cache the corpus's names per version and compare it with the version
     car's snapshot returns, so another process's ingest never leaves them silently stale.
     """
 
@@ -88,7 +103,9 @@ class GraphStore:
     def read(self, name: str, /, **params: Any) -> list[Record]:
         """The rows of a read-only catalogue statement; a write inside it fails on the server."""
         with self._session(READ_ACCESS, f"read {name}") as session:
-            return list(session.run(cypher.load(name), params))
+            params = cypher.clock_defaults(name) | params
+            return list(session.run(cypher.load(name, history=cypher.reads_history(name, params)),
+                                    params))
 
     def in_read_transaction(self, work: Callable[[ManagedTransaction], T]) -> T:
         """Several catalogue statements in one read transaction (one consistent snapshot); a
@@ -106,6 +123,24 @@ class GraphStore:
         with self._session(WRITE_ACCESS, f"write {name}") as session:
             return session.execute_write(work)
 
+    def write_in_one_transaction(self, statements: Sequence[tuple[str, Mapping[str, Any]]]) -> list[list[Record]]:
+        """Several catalogue statements in one write transaction: all commit or none (stamped
+        like ``write`` when one of them is in ``STAMPED``)."""
+
+        def work(tx: ManagedTransaction) -> list[list[Record]]:
+            rows = [list(tx.run(cypher.statement(name), dict(params))) for name, params in statements]
+            if any(name in self.STAMPED for name, _ in statements):
+                tx.run(cypher.statement("stamp_graph_version")).consume()
+            return rows
+
+        with self._session(WRITE_ACCESS, "write " + ", ".join(n for n, _ in statements)) as session:
+            return session.execute_write(work)
+
+    def begin_run(self, command: str) -> RecordedRun:
+        """Start a recorded run: the transaction time of everything it writes."""
+        row = self.write("begin_run", command=command)[0]
+        return RecordedRun(int(row["run"]), row["at"])
+
     # -- ingestion -----------------------------------------------------------------------------
     def write_batch(
         self,
@@ -115,27 +150,37 @@ class GraphStore:
         identifiers: Sequence[Mapping[str, Any]] = (),
         replace: Sequence[str] = (),
         names: Sequence[Mapping[str, Any]] = (),
+        *,
+        run: RecordedRun | None = None,
     ) -> None:
         """One transaction per batch: documents, their scope, identifier, name and mention links.
-        ``replace``: ids whose old links and edges go first (they are written again).
+        ``replace``: ids whose old links and edges go first (they are written again): their
+        current versions are closed first (kept as :DocumentVersion), their edges closed.
+        ``run``: the recorded run writing the batch (None: a run of its own).
 
         Either the whole batch commits or none of it; a lost connection is retried for a few
         seconds (the statements are MERGEs, so a replay changes nothing), then reported.
         """
 
+        recorded = (run or self.begin_run("ingest")).params()
+
         def work(session: Session) -> None:
             with session.begin_transaction() as tx:
                 if replace:
-                    tx.run(cypher.statement("unlink_documents"), ids=list(replace)).consume()
-                tx.run(cypher.statement("upsert_documents"), rows=list(documents)).consume()
+                    tx.run(cypher.statement("close_document_versions"),
+                           rows=[{"id": i, "before": {}} for i in replace], reason="updated",
+                           **recorded).consume()
+                    tx.run(cypher.statement("unlink_documents"), ids=list(replace),
+                           **recorded).consume()
+                tx.run(cypher.statement("upsert_documents"), rows=list(documents), **recorded).consume()
                 if scope:
-                    tx.run(cypher.statement("link_scope"), rows=list(scope)).consume()
+                    tx.run(cypher.statement("link_scope"), rows=list(scope), **recorded).consume()
                 if identifiers:
-                    tx.run(cypher.statement("link_identifiers"), rows=list(identifiers)).consume()
+                    tx.run(cypher.statement("link_identifiers"), rows=list(identifiers), **recorded).consume()
                 if names:
-                    tx.run(cypher.statement("link_names"), rows=list(names)).consume()
+                    tx.run(cypher.statement("link_names"), rows=list(names), **recorded).consume()
                 if mentions:
-                    tx.run(cypher.statement("link_mentions"), rows=list(mentions)).consume()
+                    tx.run(cypher.statement("link_mentions"), rows=list(mentions), **recorded).consume()
                 # last, so the one node every batch locks is held only while committing
                 tx.run(cypher.statement("stamp_graph_version")).consume()
                 tx.commit()

@@ -3,9 +3,41 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from datetime import date
+from datetime import date, datetime, time, timedelta
 from enum import StrEnum
 from typing import Any
+
+import pytz  # type: ignore[import-untyped]  # the driver's own UTC (neo4j requires pytz)
+
+# The Neo4j driver sends a datetime in datetime.timezone.utc so that the server compares it
+# unequal to the same instant read back from it (pytz UTC): transaction times are compared in
+# the driver's own UTC.
+UTC = pytz.utc
+
+
+def instant(value: date | datetime | str, *, day_end: bool) -> datetime:
+    """A point of transaction time (UTC) from a date, a datetime or their ISO text. A date
+    stands for its last microsecond (``day_end``: --known-at 2019-06-01 means "knowing
+    everything recorded on that day") or for its first one (``purge --before 2019-06-01``
+    erases what was closed before the day began); a datetime without a zone is UTC."""
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            value = date.fromisoformat(text) if len(text) == 10 else datetime.fromisoformat(text)
+        except ValueError as exc:
+            raise ValueError(f"not a date (YYYY-MM-DD) or an ISO datetime: {value!r}") from exc
+    if isinstance(value, datetime):
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    start = datetime.combine(value, time(0), tzinfo=UTC)
+    return start + timedelta(days=1, microseconds=-1) if day_end else start
+
+
+KnownAt = date | datetime | str | None  # what --known-at and the client's known_at accept
+
+
+def known_at_instant(value: KnownAt) -> datetime | None:
+    """--known-at as the instant whose recorded state is read (None: the current state)."""
+    return None if value is None else instant(value, day_end=True)
 
 
 class Status(StrEnum):
@@ -64,6 +96,7 @@ class Retrieval:
     suppressed: int                    # superseded anchors replaced by their controlling documents
     ambiguous_scopes: tuple[str, ...]  # anchor scopes holding more than one chain (kappa > 1)
     question_entities: tuple[str, ...] = ()
+    known_at: datetime | None = None   # read as car-graph recorded the graph then (None: now)
     # the fused score of each of ``anchors`` (same order); empty when unknown (hand-made
     # retrievals): the verdict then trusts the top anchor as before
     anchor_scores: tuple[float, ...] = ()
@@ -100,6 +133,8 @@ class Retrieval:
                 {**asdict(r), "status": str(r.status), "chain": [asdict(h) for h in r.chain]}
                 for r in self.results
             ],
+            # only when asked for: the shape without --known-at is unchanged
+            **({"known_at": self.known_at.isoformat()} if self.known_at else {}),
         }
 
 
@@ -115,9 +150,32 @@ class Explanation:
     superseded_by: tuple[Hop, ...]
     supersedes: tuple[Hop, ...]
     scope: tuple[str, ...] = field(default_factory=tuple)
+    known_at: datetime | None = None   # as car-graph recorded it then (None: now)
 
     def to_json(self) -> dict[str, Any]:
-        """The shape of ``car-graph explain --json``, a contract."""
+        """The shape of ``car-graph explain --json``, a contract (``known_at`` only when asked
+        for, so the shape without it is unchanged)."""
         data = asdict(self)
         data["status"] = str(self.status)
+        if self.known_at is None:
+            del data["known_at"]
+        else:
+            data["known_at"] = self.known_at.isoformat()
         return data
+
+
+@dataclass(frozen=True)
+class DocumentHistory:
+    """Every recorded version of one document and every edge it was ever an end of, current
+    and closed, with both clocks (queries/history.cypher; dates and instants as ISO text)."""
+
+    doc_id: str
+    current: bool                      # a document now (False: deleted, kept as history)
+    retired_at: str | None             # when it was deleted
+    versions: tuple[dict[str, Any], ...]  # oldest first; the current one last
+    edges: tuple[dict[str, Any], ...]     # by recorded_from
+
+    def to_json(self) -> dict[str, Any]:
+        """The shape of ``car-graph history --json``, a contract."""
+        return {"doc_id": self.doc_id, "current": self.current, "retired_at": self.retired_at,
+                "versions": [dict(v) for v in self.versions], "edges": [dict(e) for e in self.edges]}

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from tqdm import tqdm
@@ -26,7 +27,7 @@ from car_graph.extraction import EntityExtractor, EntityMention, ScopedText
 from car_graph.keys import normalize_key
 from car_graph.records import DocumentRecord, SupersedesRef, parse_date, stored_attributes
 from car_graph.rules import Rule, canonicalize_versions, domain_rules
-from car_graph.store import GraphStore
+from car_graph.store import GraphStore, RecordedRun
 
 logger = logging.getLogger(__name__)
 
@@ -68,6 +69,22 @@ class IngestSummary:
             "graph": self.graph,
             "seconds": round(self.seconds, 2),
         }
+
+
+class LazyRun:
+    """The recorded run of an ingest, begun when it first writes: an ingest that changes
+    nothing (every record unchanged) records no run and leaves the graph as it was."""
+
+    def __init__(self, store: GraphStore, command: str) -> None:
+        self.store = store
+        self.command = command
+        self._run: RecordedRun | None = None
+
+    @property
+    def run(self) -> RecordedRun:
+        if self._run is None:
+            self._run = self.store.begin_run(self.command)
+        return self._run
 
 
 def record_hash(record: DocumentRecord, rules: Sequence[Rule], domains: str = "") -> str:
@@ -239,6 +256,7 @@ def ingest_records(
     if isinstance(records, Sequence):
         add_mentioned_names(extractor, records)
     stored = {r["name"]: r["fingerprint"] for r in store.read("read_rules")}
+    run = LazyRun(store, "ingest")  # the transaction time of everything this ingest writes
 
     bar = tqdm(total=len(records) if isinstance(records, Sequence) else None, unit="doc",
                desc="ingest", disable=not progress)
@@ -263,6 +281,10 @@ def ingest_records(
     # One batch in flight: batch n+1 is read, embedded and run through spaCy while batch n is
     # written and its supersession resolved. Writes stay strictly in order, on this thread, one
     # transaction per batch, so a killed ingest leaves exactly what the sequential one left.
+    # Transaction time: the prefetch thread only reads; the run is begun (LazyRun) and every
+    # version closed here, on this thread, and close_document_versions reads the version it
+    # closes inside the batch's own write transaction -- never from the prefetched state, which
+    # only says which records changed (re-read below when the batch just written holds them).
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="car-graph-prefetch") as prefetch:
         upcoming: Future[PreparedBatch | None] | None = prefetch.submit(prepare_next) if overlap else None
         written: set[str] = set()
@@ -275,7 +297,7 @@ def ingest_records(
                 # write committed, so read it again (and embed what that changes)
                 prepared = prepare_batch(prepared.batch, store, embedder, extractor, prepared.rules)
             upcoming = prefetch.submit(prepare_next) if overlap else None
-            write_prepared(prepared, store, registry, summary)
+            write_prepared(prepared, store, registry, summary, run)
             written = {r.id for r in prepared.batch}
             bar.update(len(prepared.batch))
             if on_batch:
@@ -285,7 +307,8 @@ def ingest_records(
     # Rules that are new or changed since the last ingest see every pair once.
     renewed = [r for r in active.values() if stored.get(r.name) != rule_fingerprint(r)]
     if renewed:
-        resolve_supersession(store, renewed, summary, ids=None, all_rules=list(active.values()))
+        resolve_supersession(store, renewed, summary, ids=None, all_rules=list(active.values()),
+                             run=run.run)
         store.write("upsert_rules", rules=[
             {"name": r.name, "fingerprint": rule_fingerprint(r),
              "parameters": json.dumps(r.parameters(), sort_keys=True, default=str)}
@@ -343,9 +366,10 @@ def prepare_batch(
 
 
 def write_prepared(prepared: PreparedBatch, store: GraphStore, registry: DomainRegistry,
-                   summary: IngestSummary) -> None:
+                   summary: IngestSummary, run: LazyRun) -> None:
     """Write a prepared batch in one transaction, then resolve its supersession; the batch's
-    documents stay pending until that is committed too."""
+    documents stay pending until that is committed too. ``run``: the ingest's recorded run,
+    begun by the first batch that changes something."""
     batch, rules, state, changed = prepared.batch, prepared.rules, prepared.state, prepared.changed
     summary.documents += len(batch)  # every valid record is in the graph after its batch
     summary.unchanged += len(batch) - len(changed)
@@ -367,7 +391,7 @@ def write_prepared(prepared: PreparedBatch, store: GraphStore, registry: DomainR
                 mentions.append({"doc_id": record.id, "type": mention.type, "key": mention.key,
                                  "name": mention.name})
     replaced = [r.id for r in changed if r.id in state]
-    store.write_batch(documents, scope, mentions, identifiers, replace=replaced, names=names)
+    store.write_batch(documents, scope, mentions, identifiers, replace=replaced, names=names, run=run.run)
     summary.updated += len(replaced)
     summary.scope_links += len(scope)
     summary.identifier_links += len(identifiers)
@@ -378,7 +402,7 @@ def write_prepared(prepared: PreparedBatch, store: GraphStore, registry: DomainR
     left = [{"type": e["type"], "key": e["key"]} for r in replaced for e in state[r]["scope"]
             if (r, e["type"], e["key"]) not in new_scope]
     neighbours = [row["id"] for row in store.read("scope_members", scopes=left)] if left else []
-    resolve_supersession(store, rules, summary, ids=[r.id for r in changed], stale=neighbours)
+    resolve_supersession(store, rules, summary, ids=[r.id for r in changed], stale=neighbours, run=run.run)
     store.write("clear_pending", ids=[r.id for r in changed])
 
 
@@ -389,27 +413,56 @@ def resolve_supersession(
     ids: list[str] | None,
     stale: Sequence[str] = (),
     all_rules: Sequence[Rule] | None = None,
+    *,
+    run: RecordedRun,
 ) -> None:
     """Explicit references, rule edges, unresolved dates and cycle marks for the pairs that
-    involve ``ids`` (None: every pair, for rules new to the graph). ``stale``: documents whose
-    unresolved date must be recomputed because a neighbour left their scope."""
+    involve ``ids`` (None: every pair, for rules new to the graph: their edges not made again
+    are closed). ``stale``: documents whose unresolved date must be recomputed because a
+    neighbour left their scope. ``run``: the recorded run; what changes is closed, not
+    overwritten (graph_schema/README.md, "Two clocks")."""
+    recorded = run.params()
     if ids is not None:
-        explicit = store.write("link_explicit", ids=ids)
+        explicit = store.write("link_explicit", ids=ids, **recorded)
         if explicit:
             summary.missing_references.extend(explicit[0]["missing"])
             summary.self_references.extend(explicit[0]["self"])
     for rule in rules:
         statement = "apply_rule_previous" if rule.order == "previous" else "apply_rule"
-        store.write(statement, ids=ids, **rule.parameters())
+        store.write(statement, ids=ids, **rule.parameters(), **recorded)
+        if ids is None:
+            store.write("close_stale_rule_edges", rule=rule.name, **recorded)
+    store.write("reopen_edges", now=run.at)
     recompute = None if ids is None else sorted({*ids, *stale})
-    store.write("reset_unresolved", ids=recompute)
-    for rule in all_rules if all_rules is not None else rules:
-        params = rule.parameters()
-        store.write(
-            "mark_unresolved", ids=recompute,
-            **{k: params[k] for k in ("newer_kinds", "older_kinds", "scope_types", "scope_all", "domain")},
-        )
+    rederive_unresolved(store, recompute, all_rules if all_rules is not None else rules, run)
     mark_cycles(store, summary, ids)
+
+
+def rederive_unresolved(store: GraphStore, ids: list[str] | None,
+                        rules: Sequence[Rule | Mapping[str, Any]], run: RecordedRun) -> None:
+    """Recompute unresolved_from for ``ids`` (None: every document) under ``rules`` (Rule, or
+    the stored parameters of one); a document whose date changes closes the version that had
+    the old one, so a --known-at read sees the status it had then."""
+    # mark_unresolved lowers the date of any document a batch document joins in scope, not
+    # only the batch's own: those neighbours are watched too, or their date would change in
+    # place and a --known-at read would see the new one before it was recorded
+    watched = None if ids is None else sorted(
+        {*ids, *(r["id"] for r in store.read("scope_neighbours", ids=ids))})
+    before = {r["id"]: r["unresolved_from"] for r in store.read("document_unresolved", ids=watched)}
+    store.write("reset_unresolved", ids=ids)
+    for rule in rules:
+        params = rule.parameters() if isinstance(rule, Rule) else rule
+        if not params:
+            continue
+        store.write(
+            "mark_unresolved", ids=ids, scope_all=params.get("scope_all", False),
+            **{k: params[k] for k in ("newer_kinds", "older_kinds", "scope_types", "domain")},
+        )
+    after = {r["id"]: r["unresolved_from"] for r in store.read("document_unresolved", ids=watched)}
+    changed = sorted(i for i in {*before, *after} if before.get(i) != after.get(i))
+    if changed:
+        store.write("close_document_versions", reason="rederived", **run.params(),
+                    rows=[{"id": i, "before": {"unresolved_from": before.get(i)}} for i in changed])
 
 
 def mark_cycles(store: GraphStore, summary: IngestSummary, ids: list[str] | None) -> None:
@@ -526,23 +579,46 @@ class DeleteSummary:
 
 
 def delete_documents(store: GraphStore, ids: Sequence[str]) -> DeleteSummary:
-    """Delete documents and their edges; re-evaluate what depended on them: the unresolved dates
+    """Delete documents -- close them and their edges, keeping the last version as history
+    (``car-graph purge`` erases it) -- and re-evaluate what depended on them: the unresolved dates
     of documents that shared their scope (under the rules the graph was built with) and the
     cycle marks around the documents they were linked with."""
-    rows = store.write("delete_documents", ids=list(dict.fromkeys(ids)))
+    run = store.begin_run("delete")
+    unique = list(dict.fromkeys(ids))
+    # the last version is kept (closed) and the node retired in one transaction
+    _, rows = store.write_in_one_transaction([
+        ("close_document_versions", {"rows": [{"id": i, "before": {}} for i in unique],
+                                     "reason": "deleted", **run.params()}),
+        ("delete_documents", {"ids": unique, **run.params()}),
+    ])
     row = rows[0] if rows else {"deleted": [], "neighbours": [], "linked": []}
     summary = DeleteSummary(deleted=list(row["deleted"]),
                             missing=[i for i in dict.fromkeys(ids) if i not in set(row["deleted"])])
     neighbours = sorted(set(row["neighbours"]))
     if neighbours:
-        store.write("reset_unresolved", ids=neighbours)
-        for stored in store.read("read_rules"):
-            params = json.loads(stored["parameters"] or "{}")
-            if not params:
-                continue
-            store.write("mark_unresolved", ids=neighbours, scope_all=params.get("scope_all", False),
-                        **{k: params[k] for k in ("newer_kinds", "older_kinds", "scope_types", "domain")})
+        rederive_unresolved(store, neighbours,
+                            [json.loads(stored["parameters"] or "{}") for stored in store.read("read_rules")],
+                            run)
     if row["linked"]:
         mark_cycles(store, IngestSummary(), sorted(set(row["linked"])))
     summary.reevaluated = len(neighbours)
     return summary
+
+
+@dataclass
+class PurgeSummary:
+    before: str
+    versions: int = 0
+    edges: int = 0
+    retired: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"before": self.before, "versions": self.versions, "edges": self.edges,
+                "retired": self.retired}
+
+
+def purge_history(store: GraphStore, before: datetime) -> PurgeSummary:
+    """Erase history closed before ``before`` (closed versions and edges, retired documents
+    left without either); the current state is never touched."""
+    row = store.write("purge_history", before=before)[0]
+    return PurgeSummary(before.isoformat(), int(row["versions"]), int(row["edges"]), int(row["retired"]))

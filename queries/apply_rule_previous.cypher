@@ -8,7 +8,9 @@
 //         $scope_types list<string>, $scope_all boolean, $match_op 'in'|'intersects'|'equals'|null,
 //         $newer_attr string|null, $older_attr string|null, $partial boolean,
 //         $partial_attr string|null, $confidence float, $domain string|null,
-//         $ids list<string>|null
+//         $ids list<string>|null, $now datetime, $run int (the recorded run: new edges are
+//         recorded from $now, changed ones close their old version, every edge written
+//         carries applied_by_run, so close_stale_rule_edges.cypher finds those not made again)
 // returns: rule string, edges int
 CALL () {
   UNWIND coalesce($ids, []) AS id
@@ -26,8 +28,15 @@ CALL () {
 }
 WITH newer
 WHERE newer.kind IN $newer_kinds AND ($domain IS NULL OR newer.domain = $domain)
+// the choice is redone: the old edges close (reopen_edges.cypher reopens those made again)
 CALL (newer) {
-  MATCH (newer)-[old:SUPERSEDES {rule: $rule}]->(:Document)
+  MATCH (newer)-[old:SUPERSEDES {rule: $rule}]->(older:Document)
+  CALL (old, newer, older) {
+    WITH old, newer, older WHERE coalesce(old.recorded_from < $now, true)
+    CREATE (newer)-[closed:CLOSED_SUPERSEDES]->(older)
+    SET closed = properties(old), closed.recorded_until = $now, closed.closed_by_run = $run,
+        closed.closed_reason = 'rule or record changed'
+  }
   DELETE old
 }
 MATCH (newer)-[:IN_SCOPE]->(e:Entity)<-[:IN_SCOPE]-(older:Document)
@@ -70,18 +79,32 @@ WITH newer, older,
                               ELSE [older[$older_attr]] END WHERE o = n) | toString(n)]
        ELSE [toString(newer[$newer_attr])]
      END AS matched
+WITH newer, older,
+     {effective: newer.published,
+      confidence: $confidence,
+      partial: coalesce(CASE WHEN $partial_attr IS NOT NULL
+                                  AND newer[$partial_attr] IS :: BOOLEAN NOT NULL
+                             THEN newer[$partial_attr] END, $partial),
+      evidence: 'same ' + reduce(acc = '', x IN shared |
+                  acc + CASE acc WHEN '' THEN '' ELSE ', ' END + x)
+                + CASE WHEN $match_op IS NULL THEN ''
+                       ELSE '; ' + substring($newer_attr, 5) + ' '
+                            + reduce(acc = '', x IN matched |
+                                acc + CASE acc WHEN '' THEN '' ELSE ', ' END + x)
+                            + ' ' + $match_op + ' ' + substring($older_attr, 5) END} AS content
+// an edge whose content changes (a changed rule or record) closes its old version first
+CALL (newer, older, content) {
+  MATCH (newer)-[old:SUPERSEDES {rule: $rule}]->(older)
+  WHERE coalesce(old.recorded_from < $now, true)
+    AND any(key IN keys(content) WHERE NOT coalesce(old[key] = content[key], old[key] IS NULL AND content[key] IS NULL))
+  CREATE (newer)-[closed:CLOSED_SUPERSEDES]->(older)
+  SET closed = properties(old), closed.recorded_until = $now, closed.closed_by_run = $run,
+      closed.closed_reason = 'rule or record changed'
+  SET old.recorded_from = $now
+}
 MERGE (newer)-[s:SUPERSEDES {rule: $rule}]->(older)
-SET s.effective = newer.published,
+  ON CREATE SET s.recorded_from = $now
+SET s += content,
     s.back = NOT coalesce(newer.published > older.published, false),
-    s.confidence = $confidence,
-    s.partial = coalesce(CASE WHEN $partial_attr IS NOT NULL
-                                   AND newer[$partial_attr] IS :: BOOLEAN NOT NULL
-                              THEN newer[$partial_attr] END, $partial),
-    s.evidence = 'same ' + reduce(acc = '', x IN shared |
-                   acc + CASE acc WHEN '' THEN '' ELSE ', ' END + x)
-                 + CASE WHEN $match_op IS NULL THEN ''
-                        ELSE '; ' + substring($newer_attr, 5) + ' '
-                             + reduce(acc = '', x IN matched |
-                                 acc + CASE acc WHEN '' THEN '' ELSE ', ' END + x)
-                             + ' ' + $match_op + ' ' + substring($older_attr, 5) END
+    s.applied_by_run = $run
 RETURN $rule AS rule, count(s) AS edges

@@ -21,7 +21,11 @@
 // The semantics -- @visible, @in_force, @voided, @frontier_status -- are the fragments of
 // queries/fragments/, shared with explain, label_status and the analyst queries; `car-graph
 // query closure --show` prints this statement with them expanded.
+// With $known_at, everything is read as car-graph recorded it then: the documents' versions
+// of that time, the edges recorded then (closed ones too), deleted documents as they were;
+// readings too (their anchors' and controlling documents' versions, scopes and edges then).
 // params: $anchors list<map {id string, rank int, score float}>, $as_of date|null,
+//         $known_at datetime|null,
 //         $embedding list<float>|null, $k int
 // returns: doc_id, title, kind, domain, published, text, status, score, anchor_id,
 //          chain (list<map {from_id, to_id, rule, effective, evidence, partial}>),
@@ -32,45 +36,73 @@
 //          superseded_by list<hop map>, supersedes list<hop map>, controlling list<map {doc_id,
 //          title, kind, domain, published, text, status, chain}>}>, one per anchor asked for)
 UNWIND $anchors AS a
+//@if known_at
+CALL (a) {
+  MATCH (anchor:Document {id: a.id})
+  RETURN anchor
+  UNION
+  // a document deleted since was an anchor then
+  MATCH (anchor:RetiredDocument {id: a.id})
+  WHERE $known_at IS NOT NULL
+  RETURN anchor
+}
+WITH a, anchor
+//@else
 MATCH (anchor:Document {id: a.id})
-WHERE @visible(doc: anchor, as_of: $as_of)
-MATCH path = ANY SHORTEST (anchor)((older:Document)<-[s:SUPERSEDES]-(newer:Document)
-    WHERE @in_force(edge: s, newer: newer, as_of: $as_of))*(d:Document)
+//@end
+WHERE @visible(doc: anchor, as_of: $as_of, known_at: $known_at)
+MATCH path = ANY SHORTEST (anchor)((older)<-[s:SUPERSEDES|CLOSED_SUPERSEDES]-(newer)
+    WHERE @in_force(edge: s, newer: newer, as_of: $as_of, known_at: $known_at))*(d)
 WITH a, anchor, collect({d: d, path: path}) AS reached
 UNWIND reached AS r
 WITH a, anchor, size(reached) AS closure_size, r.d AS d, r.path AS path
-WHERE NOT @voided(doc: d, as_of: $as_of)
-// each anchor's frontier (never empty: its closure's maximal documents are not voided)
-WITH a, anchor, closure_size, collect({d: d, path: path}) AS frontier
+WHERE NOT @voided(doc: d, as_of: $as_of, known_at: $known_at)
+// each anchor's frontier (never empty: its closure's maximal documents are not voided), each
+// document with its status, computed here once for the readings and the rows alike: d is not
+// voided, so its status is its frontier status
+WITH a, anchor, closure_size,
+     collect({d: d, path: path, status: @frontier_status(doc: d, as_of: $as_of, known_at: $known_at)}) AS frontier
 WITH collect({a: a, anchor: anchor, closure_size: closure_size, frontier: frontier}) AS walked
 CALL (walked) {
   UNWIND walked AS w
   WITH w WHERE coalesce(w.a.reading, 0) > 0
   WITH w.a AS a, w.anchor AS doc, w.frontier AS frontier
   UNWIND frontier AS f
-  WITH a, doc, f.d AS d, f.path AS path
+  WITH a, doc, f.d AS d, f.path AS path, f.status AS status
   ORDER BY a.rank, length(path), d.id
-  WITH a, doc, collect({doc_id: d.id, title: d.title, kind: d.kind, domain: d.domain,
-         published: d.published, text: d.text,
-         status: @frontier_status(doc: d, as_of: $as_of),
+  // each controlling document's facts as recorded at $known_at (itself when null)
+  WITH a, doc, d, path, status, @known_version(doc: d, known_at: $known_at) AS facts
+  WITH a, doc, collect({doc_id: d.id, title: facts.title, kind: facts.kind,
+         domain: facts.domain, published: facts.published, text: facts.text,
+         status: status,
          chain: [r IN relationships(path) | {from_id: endNode(r).id, to_id: startNode(r).id,
            rule: r.rule, effective: r.effective, evidence: r.evidence,
            partial: coalesce(r.partial, false)}]}) AS controlling
   WITH a, doc, controlling[..a.reading] AS controlling
+  // the anchor as explain.cypher reads it: its version of $known_at and that version's scope
+  WITH a, doc, controlling, @known_version(doc: doc, known_at: $known_at) AS doc_facts
   ORDER BY a.rank
   RETURN collect({
     doc_id: doc.id,
-    title: doc.title,
+    title: doc_facts.title,
+//@if known_at
+    scope: CASE WHEN doc_facts = doc
+      THEN COLLECT { MATCH (doc)-[:IN_SCOPE]->(e:Entity) RETURN e.type + ':' + e.key }
+      ELSE COLLECT { MATCH (doc_facts)-[:WAS_LINKED {kind: 'IN_SCOPE'}]->(e:Entity)
+                     RETURN e.type + ':' + e.key }
+    END,
+//@else
     scope: COLLECT { MATCH (doc)-[:IN_SCOPE]->(e:Entity) RETURN e.type + ':' + e.key },
+//@end
     superseded_by: COLLECT {
-      MATCH (doc)<-[s:SUPERSEDES]-(n:Document)
-      WHERE @in_force(edge: s, newer: n, as_of: $as_of)
+      MATCH (doc)<-[s:SUPERSEDES|CLOSED_SUPERSEDES]-(n)
+      WHERE @in_force(edge: s, newer: n, as_of: $as_of, known_at: $known_at)
       RETURN {from_id: doc.id, to_id: n.id, rule: s.rule, effective: s.effective,
               evidence: s.evidence, partial: coalesce(s.partial, false)}
     },
     supersedes: COLLECT {
-      MATCH (doc)-[s:SUPERSEDES]->(o:Document)
-      WHERE @in_force(edge: s, newer: doc, as_of: $as_of)
+      MATCH (doc)-[s:SUPERSEDES|CLOSED_SUPERSEDES]->(o)
+      WHERE @in_force(edge: s, newer: doc, as_of: $as_of, known_at: $known_at)
       RETURN {from_id: o.id, to_id: doc.id, rule: s.rule, effective: s.effective,
               evidence: s.evidence, partial: coalesce(s.partial, false)}
     },
@@ -79,27 +111,29 @@ CALL (walked) {
 CALL (walked) {
   UNWIND walked AS w
   UNWIND w.frontier AS f
-  WITH f.d AS d, w.a AS a, w.anchor AS anchor, w.closure_size AS closure_size, f.path AS path
+  WITH f.d AS d, f.status AS status, w.a AS a, w.anchor AS anchor, w.closure_size AS closure_size, f.path AS path
   ORDER BY a.rank, length(path)
-  WITH d, collect({a: a, anchor: anchor, closure_size: closure_size, path: path})[0] AS best
+  WITH d, status, collect({a: a, anchor: anchor, closure_size: closure_size, path: path})[0] AS best
+  // the document's facts: itself, or as recorded at $known_at
+  WITH d, status, best, @known_version(doc: d, known_at: $known_at) AS facts
   ORDER BY best.a.rank,
            CASE WHEN $embedding IS NULL THEN 0.0
-                ELSE vector.similarity.cosine(d.embedding, $embedding) END DESC,
+                ELSE vector.similarity.cosine(facts.embedding, $embedding) END DESC,
            length(best.path), d.id
   LIMIT $k
-  RETURN collect({d: d, best: best}) AS top
+  RETURN collect({d: d, facts: facts, best: best, status: status}) AS top
 }
 UNWIND range(0, size(top) - 1) AS i
-WITH top[i].d AS d, top[i].best AS best, top[i].best.anchor AS anchor,
+WITH top[i].d AS d, top[i].facts AS facts, top[i].best AS best, top[i].best.anchor AS anchor,
+     top[i].status AS status,
      CASE WHEN i = 0 THEN readings END AS readings
 RETURN d.id AS doc_id,
-       d.title AS title,
-       d.kind AS kind,
-       d.domain AS domain,
-       d.published AS published,
-       d.text AS text,
-       // d is not voided (above), so its status is its frontier status
-       @frontier_status(doc: d, as_of: $as_of) AS status,
+       facts.title AS title,
+       facts.kind AS kind,
+       facts.domain AS domain,
+       facts.published AS published,
+       facts.text AS text,
+       status,
        best.a.score AS score,
        anchor.id AS anchor_id,
        [r IN relationships(best.path) | {from_id: endNode(r).id, to_id: startNode(r).id,
@@ -108,6 +142,9 @@ RETURN d.id AS doc_id,
        best.closure_size AS anchor_closure,
        COLLECT {
          MATCH (anchor)-[:IN_SCOPE]->(e:Entity)
+//@if known_at
+         WHERE $known_at IS NULL
+//@end
          // without a date every member counts: the entity's IN_SCOPE degree (link_scope.cypher,
          // the only writer, draws them from documents), read in O(1) instead of walking a hub
          RETURN {entity: e.type + ':' + e.key,
@@ -116,9 +153,29 @@ RETURN d.id AS doc_id,
                    WHEN $as_of IS NULL THEN COUNT { (e)<-[:IN_SCOPE]-() }
                    ELSE size(COLLECT {
                      MATCH (e)<-[:IN_SCOPE]-(o:Document)
-                     WHERE @visible(doc: o, as_of: $as_of)
+                     WHERE @visible(doc: o, as_of: $as_of, known_at: null)
                      RETURN o.id LIMIT 1001
                    })
-                 END}
+                 END} AS scope_entry
+//@if known_at
+         UNION
+         // as recorded at $known_at: the anchor version's scope links, and the members whose
+         // version of that time held the same entity in scope
+         WITH anchor WHERE $known_at IS NOT NULL
+         WITH anchor, @known_version(doc: anchor, known_at: $known_at) AS anchor_facts
+         MATCH (anchor_facts)-[link:IN_SCOPE|WAS_LINKED]->(e:Entity)
+         WHERE type(link) = 'IN_SCOPE' OR link.kind = 'IN_SCOPE'
+         RETURN {entity: e.type + ':' + e.key,
+                 docs: size(COLLECT {
+                   MATCH (e)<-[member_link:IN_SCOPE|WAS_LINKED]-(member)
+                   WHERE type(member_link) = 'IN_SCOPE' OR member_link.kind = 'IN_SCOPE'
+                   WITH member, CASE WHEN member:DocumentVersion
+                     THEN COLLECT { MATCH (member)-[:VERSION_OF]->(identity) RETURN identity }[0]
+                     ELSE member END AS member_doc
+                   WHERE @known_version(doc: member_doc, known_at: $known_at) = member
+                     AND @visible(doc: member_doc, as_of: $as_of, known_at: $known_at)
+                   RETURN DISTINCT member_doc.id LIMIT 1001
+                 })} AS scope_entry
+//@end
        } AS anchor_scope,
        readings

@@ -8,7 +8,7 @@ CALL () { MATCH (e:Entity) RETURN count(e) AS entities }
 CALL () { MATCH ()-[s:SUPERSEDES]->() RETURN count(s) AS supersedes }
 CALL () {
   MATCH (d:Document)
-  WHERE @undecided(doc: d, as_of: null)
+  WHERE @undecided(doc: d, as_of: null, known_at: null)
   RETURN count(d) AS unresolved
 }
 RETURN documents, entities, supersedes, unresolved

@@ -7,7 +7,7 @@
 // params: (none)
 // returns: status string, documents int
 MATCH (d:Document)
-WITH d, @status(doc: d, as_of: date()) AS status
+WITH d, @status(doc: d, as_of: date(), known_at: null) AS status
 REMOVE d:Active:Superseded:PartiallySuperseded:Withdrawn:Unresolved
 FOREACH (_ IN CASE WHEN status = 'active' THEN [1] ELSE [] END | SET d:Active)
 FOREACH (_ IN CASE WHEN status = 'superseded' THEN [1] ELSE [] END | SET d:Superseded)

@@ -4,7 +4,7 @@
 // returns: doc_id, title, kind, score
 CALL db.index.vector.queryNodes('document_embedding', $candidates, $embedding) YIELD node, score
 WITH node, score
-WHERE @visible(doc: node, as_of: $as_of)
+WHERE @visible(doc: node, as_of: $as_of, known_at: null)
   AND ($domain IS NULL OR node.domain = $domain)
 RETURN node.id AS doc_id, node.title AS title, node.kind AS kind, score
 ORDER BY score DESC, doc_id

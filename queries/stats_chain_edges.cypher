@@ -5,5 +5,5 @@
 // params: (none)
 // returns: newer string, older string
 MATCH (newer:Document)-[s:SUPERSEDES]->(older:Document)
-WHERE NOT @cycle_marked(edge: s)
+WHERE NOT @cycle_marked(edge: s, known_at: null)
 RETURN newer.id AS newer, older.id AS older

@@ -4,34 +4,44 @@
 //   cycle, @cycle_marked, decide nothing, so both ends of a cycle are heads). For such a scope,
 //   "the newest document of the scope" is not the answer: each chain has its own controller.
 //   kappa = documents in the scope / documents in its largest chain (the paper's Def. 5 with
-//   the best anchor).
+//   the best anchor). With $known_at, as car-graph recorded the graph then (the scopes'
+//   members then, @scope_members, and the edges recorded then); the cycle marks are read as
+//   they stand (a closed edge keeps its last mark): they are a hint, not a recorded fact.
 // params: $entity_type string|null (null = any), $min_chains int|null (default 2),
-//         $as_of date|null, $limit int|null (default 50)
+//         $as_of date|null, $limit int|null (default 50),
+//         $known_at datetime|null (an instant, or 'YYYY-MM-DD' for the end of that day; null =
+//         the current graph)
 // :param entity_type => null;
 // :param min_chains => 2;
 // :param as_of => null;
 // :param limit => 50;
+// :param known_at => null;
 // returns: entity_type string, entity_key string, name string, documents int, chains int,
 //          largest_chain int, kappa float, heads list<string>
-WITH date($as_of) AS as_of
-MATCH (e:Entity)<-[:IN_SCOPE]-(d:Document)
-WHERE ($entity_type IS NULL OR e.type = $entity_type)
-  AND @visible(doc: d, as_of: as_of)
-WITH as_of, e, collect(d) AS docs
+WITH date($as_of) AS as_of, @known_instant(value: $known_at) AS known_at
+MATCH (e:Entity)
+WHERE $entity_type IS NULL OR e.type = $entity_type
+UNWIND @scope_members(entity: e, known_at: known_at) AS d
+WITH as_of, known_at, e, d
+WHERE @visible(doc: d, as_of: as_of, known_at: known_at)
+WITH as_of, known_at, e, collect(d) AS docs
 WHERE size(docs) >= coalesce($min_chains, 2)
 UNWIND docs AS head
-WITH as_of, e, docs, head
+WITH as_of, known_at, e, docs, head
 WHERE NOT EXISTS {
-  MATCH (head)<-[s:SUPERSEDES]-(n:Document)
-  WHERE n IN docs AND NOT @cycle_marked(edge: s) AND @in_force(edge: s, newer: n, as_of: as_of)
+  MATCH (head)<-[s:SUPERSEDES|CLOSED_SUPERSEDES]-(n)
+  WHERE n IN docs AND NOT @cycle_marked(edge: s, known_at: null) AND @in_force(edge: s, newer: n, as_of: as_of, known_at: known_at)
 }
 WITH e, docs, head,
      1 + COUNT {
-       MATCH p = (head)-[:SUPERSEDES*1..8]->(o:Document)
-       WHERE o IN docs AND all(n IN nodes(p) WHERE n IN docs)
-         AND all(h IN relationships(p) WHERE @in_force(edge: h, newer: startNode(h), as_of: as_of))
+       // the newer end of each hop bound to a variable: the fragment reads its facts through a pattern
+       MATCH (head)((h_newer)-[h:SUPERSEDES|CLOSED_SUPERSEDES]->(h_older)
+           WHERE h_newer IN docs AND h_older IN docs
+             AND @in_force(edge: h, newer: h_newer, as_of: as_of, known_at: known_at)){1,8}(o)
        RETURN DISTINCT o
      } AS chain_size
+// heads listed by id (the first 20 of them, the same ones on every run)
+ORDER BY head.id
 WITH e, size(docs) AS documents, collect(head.id) AS heads, max(chain_size) AS largest_chain
 WHERE size(heads) >= coalesce($min_chains, 2)
 RETURN e.type AS entity_type,

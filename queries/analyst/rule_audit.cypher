@@ -20,7 +20,7 @@ ORDER BY s.effective, newer.id, older.id
 WITH s.rule AS rule,
      count(s) AS edges,
      sum(CASE WHEN @partial(edge: s) THEN 1 ELSE 0 END) AS partial_edges,
-     sum(CASE WHEN @cycle_marked(edge: s) THEN 1 ELSE 0 END) AS cycle_edges,
+     sum(CASE WHEN @cycle_marked(edge: s, known_at: null) THEN 1 ELSE 0 END) AS cycle_edges,
      min(s.confidence) AS min_confidence,
      avg(s.confidence) AS mean_confidence,
      count(DISTINCT older) AS documents_superseded,

@@ -33,12 +33,12 @@ from reliability_helpers import ConstantEmbedder, first_plans_kept, record_figur
 
 from car_graph import analyst, cypher
 from car_graph.extraction import EntityExtractor
-from car_graph.ingest.pipeline import ingest_records
+from car_graph.ingest.pipeline import delete_documents, ingest_records
 from car_graph.keys import normalize_key
 from car_graph.records import parse_record
 from car_graph.retrieval import to_date
 from car_graph.rules import parse_rules
-from car_graph.semantics import AuthorityGraph, Edge, authority_graph
+from car_graph.semantics import AuthorityGraph, Edge, History, authority_graph
 from car_graph.store import GraphStore
 
 pytestmark = [pytest.mark.neo4j]
@@ -52,13 +52,79 @@ SCOPE_TYPES = ["t1", "t2"]
 
 AS_OF = [None, DATES[1], DATES[3], DATES[5]]
 STALE = ("superseded", "withdrawn")
+KNOWN_AT_ANALYST = ("chain", "withdrawn_unresolved", "stale_crowding", "controlling_for_entity",
+                    "controlling_on_date")
 
 
-STATS = {"graphs": 0, "edges": 0, "closures": 0, "rules": 0, "analyst_queries": 0}
+STATS = {"graphs": 0, "edges": 0, "closures": 0, "rules": 0, "analyst_queries": 0,
+         "history_steps": 0, "known_at_closures": 0, "known_at_analyst_queries": 0}
 
 
 scalars = st.one_of(st.integers(0, 2), st.sampled_from(["x", "y"]), st.booleans(), st.just(1.0))
 values = st.one_of(scalars, st.lists(scalars, max_size=3), st.none())
+
+
+@st.composite
+def rule_sets(draw):
+    rules = []
+    for i in range(draw(st.integers(0, 3))):
+        rule = {
+            "name": f"r{i}",
+            "newer_kind": draw(st.sampled_from(KINDS)),
+            "older_kind": draw(st.lists(st.sampled_from(KINDS), min_size=1, max_size=2, unique=True)),
+            "scope": draw(st.lists(st.sampled_from(SCOPE_TYPES), min_size=1, max_size=2, unique=True)),
+            "order": draw(st.sampled_from(["any", "later", "previous"])),
+            "partial": draw(st.booleans()),
+        }
+        if draw(st.booleans()):
+            rule["match"] = {"newer": draw(st.sampled_from(["p", "q"])),
+                             "older": draw(st.sampled_from(["p", "q"])),
+                             "op": draw(st.sampled_from(["in", "intersects", "equals"]))}
+        if draw(st.booleans()):
+            rule["partial_from"] = "flag"
+        if draw(st.booleans()):
+            rule["domain"] = "x"
+        rules.append(rule)
+    return rules
+
+
+@st.composite
+def changes(draw, docs: list[dict]):
+    """One step of a history after the first ingest: a corrected record (its date, kind,
+    scope, attributes or references changed), a new record, a deleted one, or a rules change
+    (every record ingested again under the new rules)."""
+    ids = [d["id"] for d in docs]
+    step = draw(st.sampled_from(["update", "update", "add", "delete", "rules"] if ids else ["add", "rules"]))
+    if step == "rules":
+        return ("rules", draw(rule_sets()))
+    if step == "delete":
+        return ("delete", draw(st.sampled_from(ids)))
+    if step == "add":
+        base = {"id": f"d{len(ids) + 10}", "text": "added", "kind": draw(st.sampled_from(KINDS)),
+                "scope": {}, "attributes": {}, "supersedes": []}
+    else:
+        base = dict(draw(st.sampled_from(docs)))
+    doc = {**base, "text": base["text"] + " (corrected)"}
+    field = draw(st.sampled_from(["published", "kind", "scope", "attributes", "supersedes"]))
+    if field == "published" or step == "add":
+        published = draw(st.one_of(st.none(), st.sampled_from(DATES)))
+        doc.pop("published", None)
+        if published:
+            doc["published"] = published.isoformat()
+    if field == "kind":
+        doc["kind"] = draw(st.sampled_from(KINDS))
+    if field == "scope" or step == "add":
+        doc["scope"] = {t: draw(st.lists(st.sampled_from(["k1", "k2"]), min_size=1, max_size=2, unique=True))
+                        for t in draw(st.lists(st.sampled_from(SCOPE_TYPES), max_size=2, unique=True))}
+    if field == "attributes":
+        attributes = {"p": draw(values), "q": draw(values), "flag": draw(st.one_of(st.booleans(), st.none()))}
+        if draw(st.integers(0, 3)) == 0:
+            attributes["withdrawn"] = draw(st.sampled_from(DATES)).isoformat()
+        doc["attributes"] = {k: v for k, v in attributes.items() if v is not None}
+    if field == "supersedes":
+        doc["supersedes"] = [{"id": r, "partial": draw(st.booleans())}
+                             for r in draw(st.lists(st.sampled_from(ids or ["missing"]), max_size=2))]
+    return ("ingest", doc)
 
 
 @st.composite
@@ -102,32 +168,14 @@ def corpora(draw):
             effective = draw(st.one_of(st.none(), st.sampled_from(DATES)))
             docs[ids.index(newer)]["supersedes"].append(
                 {"id": older, "partial": False, **({"effective": effective.isoformat()} if effective else {})})
-    rules = []
-    for i in range(draw(st.integers(0, 3))):
-        rule = {
-            "name": f"r{i}",
-            "newer_kind": draw(st.sampled_from(KINDS)),
-            "older_kind": draw(st.lists(st.sampled_from(KINDS), min_size=1, max_size=2, unique=True)),
-            "scope": draw(st.lists(st.sampled_from(SCOPE_TYPES), min_size=1, max_size=2, unique=True)),
-            "order": draw(st.sampled_from(["any", "later", "previous"])),
-            "partial": draw(st.booleans()),
-        }
-        if draw(st.booleans()):
-            rule["match"] = {"newer": draw(st.sampled_from(["p", "q"])),
-                             "older": draw(st.sampled_from(["p", "q"])),
-                             "op": draw(st.sampled_from(["in", "intersects", "equals"]))}
-        if draw(st.booleans()):
-            rule["partial_from"] = "flag"
-        if draw(st.booleans()):
-            rule["domain"] = "x"
-        rules.append(rule)
+    rules = draw(rule_sets())
     return docs, rules
 
 
-def graph_edges(store: GraphStore) -> set[tuple]:
+def graph_edges(store: GraphStore, known_at: Any = None) -> set[tuple]:
     return {
         (r["newer"], r["older"], r["rule"], bool(r["partial"]), to_date(r["effective"]))
-        for r in store.read("document_relations", domain=None)
+        for r in store.read("document_relations", domain=None, known_at=known_at)
     }
 
 
@@ -180,7 +228,9 @@ def run(tx: Any, name: str, **params: Any) -> list[dict]:
     as `car-graph query` binds them (unknown or missing ones fail)."""
     if name.startswith("analyst/"):
         params = analyst.bind(name, params)
-    return [record.data() for record in tx.run(cypher.statement(name), params)]
+    # the form the product runs for these parameters: current when known_at is null
+    statement = cypher.statement(name, history=cypher.reads_history(name, params))
+    return [record.data() for record in tx.run(statement, params)]
 
 
 def dates_of(docs: list[dict]) -> list[date]:
@@ -224,7 +274,7 @@ def test_cypher_equals_the_reference_semantics(db, extractor, corpus, data) -> N
             for record in records:
                 out["closure", record.id, as_of] = run(
                     tx, "closure", anchors=[{"id": record.id, "rank": 0, "score": 1.0}],
-                    as_of=as_of, embedding=None, k=1000)
+                    as_of=as_of, known_at=None, embedding=None, k=1000)
                 out["chain", record.id, as_of] = run(tx, "analyst/chain", doc_id=record.id, as_of=as_of)
             out["withdrawn_unresolved", as_of] = run(
                 tx, "analyst/withdrawn_unresolved", as_of=as_of, domain=domain)
@@ -260,13 +310,160 @@ def test_cypher_equals_the_reference_semantics(db, extractor, corpus, data) -> N
                                          got["controlling_for_entity", as_of])
         check_controlling_on_date(reference, docs, entity, entity_type, on, got["controlling_on_date"])
     check_label_status(db, store, reference)
+    histories = check_history(db, store, extractor, docs, raw_rules, reference, data,
+                              entity, entity_type, on, domain)
 
     STATS["graphs"] += 1
     STATS["edges"] += len(reference.edges)
     STATS["closures"] += len(AS_OF) * len(records)
     STATS["rules"] += len(rules)
     STATS["analyst_queries"] += len(got) - len(AS_OF) * (len(records) + 1) + 1
+    STATS["history_steps"] += histories["steps"]
+    STATS["known_at_closures"] += histories["closures"]
+    STATS["known_at_analyst_queries"] += histories["analyst_queries"]
     record_figure("semantics_property", **STATS)
+
+
+# --------------------------------------------------------------------------- two clocks
+
+
+def last_run_at(db: Any) -> Any:
+    """The transaction time of the latest recorded run (test-only read)."""
+    return db.execute_query("MATCH (r:Run) RETURN max(r.at) AS at").records[0]["at"]
+
+
+def check_history(db: Any, store: GraphStore, extractor: EntityExtractor, docs: list[dict],
+                  raw_rules: list[dict], reference: AuthorityGraph, data: Any,
+                  entity: tuple[str, str] | None, entity_type: str | None, on: date,
+                  domain: str | None) -> dict[str, int]:
+    """After the first ingest, a random history -- corrected records, new ones, deletions,
+    rules changes -- each through the real pipeline; the reference of every state is
+    authority_graph of the records and rules as they then stood (semantics.History). Then,
+    at every recorded instant (and just before the first), in one read transaction: the edges
+    and every document's controlling documents and statuses (closure.cypher) at two as-of
+    dates, and explain.cypher's superseders, as known then; the analyst queries that report
+    statuses or controlling documents (chain, withdrawn_unresolved, stale_crowding,
+    controlling_for_entity, controlling_on_date) as known then, against that state with the
+    records as they then stood; and the current state at the end."""
+    history = History()
+    history.record(last_run_at(db), reference)
+    records_then = [list(docs)]   # the records as they stood at each recorded state
+    current = {d["id"]: d for d in docs}
+    rules_now = raw_rules
+    ever = set(current)
+    steps = data.draw(st.integers(0, 3))
+    for _ in range(steps):
+        kind, change = data.draw(changes(list(current.values())))
+        parsed = parse_rules({"rules": rules_now}, "property") if rules_now else []
+        if kind == "delete":
+            del current[change]
+            delete_documents(store, [change])
+        elif kind == "rules":
+            rules_now = change
+            parsed = parse_rules({"rules": rules_now}, "property") if rules_now else []
+            ingest_records([parse_record(d) for d in current.values()], store, ConstantEmbedder(),
+                           extractor, parsed, progress=False)
+        else:
+            current[change["id"]] = change
+            ever.add(change["id"])
+            ingest_records([parse_record(change)], store, ConstantEmbedder(), extractor, parsed,
+                           progress=False)
+        state = authority_graph([parse_record(d) for d in current.values()], parsed)
+        at = last_run_at(db)
+        if at > history.states[-1][0]:
+            history.record(at, state)
+            records_then.append(list(current.values()))
+        else:  # nothing recorded: nothing may have changed
+            assert reference_edges(state.edges) == reference_edges(history.known_at().edges), kind
+    final = history.known_at()
+    assert graph_edges(store) == reference_edges(final.edges), "current state after the history"
+
+    times = [at for at, _ in history.states]
+    before = times[0].to_native() - timedelta(microseconds=1)
+    ids = sorted(ever)
+
+    def work(tx: Any) -> dict[Any, Any]:
+        out: dict[Any, Any] = {"before": run(tx, "document_relations", domain=None, known_at=before)}
+        for i, at in enumerate(times):
+            out["edges", i] = run(tx, "document_relations", domain=None, known_at=at)
+            for doc_id in ids:
+                out["explain", i, doc_id] = run(tx, "explain", doc_id=doc_id, as_of=None, known_at=at)
+                for as_of in (None, DATES[3]):
+                    # with its reading (the whole closure answer judges), known then too
+                    out["closure", i, doc_id, as_of] = run(
+                        tx, "closure",
+                        anchors=[{"id": doc_id, "rank": 0, "score": 1.0, "reading": 1000}],
+                        as_of=as_of, known_at=at, embedding=None, k=1000)
+                    out["chain", i, doc_id, as_of] = run(tx, "analyst/chain", doc_id=doc_id,
+                                                         as_of=as_of, known_at=at)
+            for as_of in (None, DATES[3]):
+                out["withdrawn_unresolved", i, as_of] = run(
+                    tx, "analyst/withdrawn_unresolved", as_of=as_of, domain=domain, known_at=at)
+                out["stale_crowding", i, as_of] = run(
+                    tx, "analyst/stale_crowding", embedding=ConstantEmbedder().embed_query(""),
+                    k=len(ids) * (len(times) + 1), as_of=as_of, domain=domain, known_at=at)
+                if entity:
+                    out["controlling_for_entity", i, as_of] = run(
+                        tx, "analyst/controlling_for_entity", entity_key=entity[1],
+                        entity_type=entity_type, as_of=as_of, known_at=at)
+            if entity:
+                out["controlling_on_date", i] = run(
+                    tx, "analyst/controlling_on_date", entity_key=entity[1],
+                    entity_type=entity_type, on=on, known_at=at)
+        return out
+
+    got = store.in_read_transaction(work)
+    assert got["before"] == [], "nothing is known before the first run"
+    closures = 0
+    for i, (at, state) in enumerate(history.states):
+        edges = {(r["newer"], r["older"], r["rule"], bool(r["partial"]), to_date(r["effective"]))
+                 for r in got["edges", i]}
+        assert edges == reference_edges(state.edges), ("edges known at step", i)
+        assert history.known_at(at) is state
+        for doc_id in ids:
+            where = ("known at step", i, doc_id)
+            recorded = doc_id in state.docs
+            rows = got["explain", i, doc_id]
+            assert len(rows) == (1 if recorded else 0), where
+            if recorded:
+                assert {(h["to_id"], h["rule"]) for h in rows[0]["superseded_by"]} == {
+                    (e.newer, e.rule) for e in state.superseders(doc_id)}, where
+            for as_of in (None, DATES[3]):
+                controlling = state.controlling({doc_id}, as_of) if recorded else set()
+                expected = {d: str(state.status(d, as_of)) for d in controlling}
+                got_rows = got["closure", i, doc_id, as_of]
+                assert {r["doc_id"]: r["status"] for r in got_rows} == expected, (*where, as_of)
+                if got_rows:
+                    # the reading says what explain said then, and the same controlling documents
+                    (reading,) = got_rows[0]["readings"]
+                    assert {c["doc_id"]: c["status"] for c in reading["controlling"]} == expected, (
+                        "reading", *where, as_of)
+                    assert (reading["title"], sorted(reading["scope"])) == (
+                        rows[0]["title"], sorted(rows[0]["scope"])), ("reading", *where)
+                    if as_of is None:
+                        assert sorted(map(repr, reading["superseded_by"])) == sorted(
+                            map(repr, rows[0]["superseded_by"])), ("reading", *where)
+                closures += 1
+                chain = got["chain", i, doc_id, as_of]
+                if recorded:
+                    check_chain(state, doc_id, as_of, chain, expected)
+                else:
+                    assert chain == [], ("chain", *where, as_of)
+        # the analyst queries as known then, against the state and the records then
+        then = records_then[i]
+        for as_of in (None, DATES[3]):
+            check_withdrawn_unresolved(state, then, as_of, domain, got["withdrawn_unresolved", i, as_of])
+            # every embedding is the same: the matches rank by document id
+            domains = {d["id"]: d.get("domain") for d in then}
+            hits = [{"doc_id": d} for d in sorted(visible_in(state, sorted(state.docs), as_of, domain, domains))]
+            check_stale_crowding(state, as_of, hits, got["stale_crowding", i, as_of])
+            if entity:
+                check_controlling_for_entity(state, then, entity, entity_type, as_of,
+                                             got["controlling_for_entity", i, as_of])
+        if entity:
+            check_controlling_on_date(state, then, entity, entity_type, on, got["controlling_on_date", i])
+    analyst_queries = sum(1 for key in got if key[0] in KNOWN_AT_ANALYST)
+    return {"steps": steps, "closures": closures, "analyst_queries": analyst_queries}
 
 
 # --------------------------------------------------------------------------- the comparisons

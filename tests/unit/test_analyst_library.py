@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import re
+from datetime import date
 
 import pytest
 
 from car_graph import analyst, cypher
 from car_graph.errors import QueryParameterError, UnknownQueryError
+from car_graph.types import known_at_instant
 
 EXPECTED = {"chain", "controlling_for_entity", "controlling_on_date", "stale_crowding",
-            "multi_chain_scopes", "rule_audit", "withdrawn_unresolved"}
+            "multi_chain_scopes", "rule_audit", "withdrawn_unresolved", "changed_between"}
 
 
 def test_the_library_is_part_of_the_one_catalogue() -> None:
@@ -65,7 +67,7 @@ def test_param_values_parse_as_json_else_text() -> None:
 
 
 def test_binding_fills_optional_parameters_and_rejects_missing_or_unknown_ones() -> None:
-    assert analyst.bind("analyst/chain", {"doc_id": "A"}) == {"doc_id": "A", "as_of": None}
+    assert analyst.bind("analyst/chain", {"doc_id": "A"}) == {"doc_id": "A", "as_of": None, "known_at": None}
     with pytest.raises(QueryParameterError, match=r"needs \$doc_id \(string\)"):
         analyst.bind("analyst/chain", {"as_of": "2003-01-01"})
     with pytest.raises(QueryParameterError, match="has no parameter docid"):
@@ -76,7 +78,36 @@ def test_declared_parameters_follow_wrapped_header_lines() -> None:
     declared = cypher.declared_parameters("analyst/stale_crowding")
     assert [(p.name, p.type, p.optional) for p in declared.values()] == [
         ("embedding", "list<float>", False), ("k", "int", False),
-        ("as_of", "date|null", True), ("domain", "string|null", True)]
+        ("as_of", "date|null", True), ("domain", "string|null", True),
+        ("known_at", "datetime|null", True)]
+
+
+@pytest.mark.parametrize("name", cypher.analyst_names())
+def test_every_analyst_query_with_a_date_takes_the_other_clock_too(name: str) -> None:
+    # valid time ($as_of, or controlling_on_date's $on) and transaction time go together, and
+    # known_at is read through the shared fragments, never by hand
+    declared = cypher.declared_parameters(name)
+    if not {"as_of", "on"} & set(declared):
+        return
+    assert "known_instant" in cypher.fragments_used(name), name
+    if name == "analyst/changed_between":  # the auditor's query compares two of them
+        clocks = ["known_from", "known_to"]
+        assert not declared["known_from"].optional and not declared["known_to"].optional
+    else:
+        clocks = ["known_at"]
+        assert declared["known_at"].optional, name
+    for clock in clocks:
+        assert any(line.startswith(f":param {clock} =>") for line in cypher.browser_params(name)), name
+
+
+def test_known_at_binds_as_the_command_line_option_does() -> None:
+    # --param known_at=2019-06-01 is the end of that day in UTC, as --known-at 2019-06-01
+    bound = analyst.bind("analyst/chain", {"doc_id": "A", "known_at": "2019-06-01"})
+    assert bound["known_at"] == known_at_instant("2019-06-01")
+    assert bound["known_at"].isoformat() == "2019-06-01T23:59:59.999999+00:00"
+    assert analyst.bind("analyst/chain", {"doc_id": "A", "known_at": date(2019, 6, 1)})["known_at"] == bound["known_at"]
+    with pytest.raises(QueryParameterError, match="known_at"):
+        analyst.bind("analyst/chain", {"doc_id": "A", "known_at": "June 1st"})
 
 
 def test_cells_render_paths_as_id_chains_and_nested_values_as_json() -> None:

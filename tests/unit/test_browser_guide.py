@@ -30,6 +30,11 @@ def test_style_colours_each_status_label_and_captions_supersedes_with_its_rule()
         assert rules[f"node.{label}"]["color"] == browser.STATUS_COLOURS[status]
     assert len(set(browser.STATUS_COLOURS.values())) == len(STATUS_LABELS)
     assert rules["relationship.SUPERSEDES"]["caption"] == "{rule}"
+    # Browser's style sheet has no dashed line: a closed edge is thin, grey and says so
+    closed = rules["relationship.CLOSED_SUPERSEDES"]
+    assert closed["caption"] == "closed {rule}"
+    assert closed["color"] != rules["relationship.SUPERSEDES"]["color"]
+    assert int(closed["shaft-width"].removesuffix("px")) < int(rules["relationship.SUPERSEDES"]["shaft-width"].removesuffix("px"))
     assert rules["node.Document"]["caption"] == "{title}"
 
 
@@ -47,13 +52,17 @@ def test_style_command_is_one_line() -> None:
 
 
 def test_chain_commands_quote_parameters_and_drop_the_comment_header() -> None:
-    doc_param, as_of_param, query = browser.chain_commands("it's:1", date(2003, 1, 2))
+    doc_param, as_of_param, known_at_param, query = browser.chain_commands("it's:1", date(2003, 1, 2))
     assert doc_param == ':param doc_id => "it\'s:1"'
     assert json.loads(doc_param.split("=> ", 1)[1]) == "it's:1"
     assert as_of_param == ':param as_of => "2003-01-02"'
     assert browser.chain_commands("x")[1] == ":param as_of => null"
+    # Browser needs every parameter the statement names set: the current graph
+    assert known_at_param == ":param known_at => null"
+    assert set(re.findall(r"\$(\w+)", query)) == {"doc_id", "as_of", "known_at"}
     assert "//" not in query and "\n" not in query
-    assert query.startswith("WITH date($as_of) AS as_of MATCH (doc:Document {id: $doc_id})")
+    assert query.startswith("WITH date($as_of) AS as_of, ")
+    assert "MATCH (doc:Document {id: $doc_id})" in query
 
 
 def test_browser_url_prefills_the_bolt_address() -> None:
@@ -69,7 +78,7 @@ def test_guide_text_lists_url_style_and_chain_in_order() -> None:
     lines = guide.text("user neo4j").splitlines()
     assert lines[0] == "1. Open http://h/browser/  (user neo4j)"
     assert lines[2] == browser.style_command()
-    assert lines[4:7] == list(browser.chain_commands("D-1"))
+    assert lines[4:8] == list(browser.chain_commands("D-1"))
 
 
 def _guide(doc_id: str | None = "scotus:1", as_of: date | None = None) -> browser.BrowserGuide:
@@ -85,7 +94,7 @@ def test_guide_page_has_one_runnable_command_per_step_slide() -> None:
     runnables = [html_lib.unescape(r) for r in re.findall(r'<pre class="code runnable">(.*?)</pre>', page)]
     assert len(slides) == 4
     assert runnables == [browser.style_command(),
-                         ':params {doc_id: "scotus:1", as_of: "2003-01-02"}',
+                         ':params {doc_id: "scotus:1", as_of: "2003-01-02", known_at: null}',
                          browser.chain_commands("scotus:1")[-1]]
     assert [len(re.findall("runnable", s)) for s in slides] == [0, 1, 1, 1]
     assert "Is &lt;b&gt;X&lt;/b&gt; still law?" in slides[0] and "<b>X</b>" not in page

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import car_graph
 
-BENCHMARK_COMMANDS = ("synthetic", "reproduce", "bench", "corpora")
+BENCHMARK_COMMANDS = ("synthetic", "reproduce", "bench", "corpora", "known-at-bench")
 
 
 def _car_graph(*args: str, pythonpath: Path | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:

@@ -119,6 +119,7 @@ def statements(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Call
     monkeypatch.delitem(sys.modules, "fake_queries", raising=False)  # another test's package
     cypher.text.cache_clear()
     cypher.fragment.cache_clear()
+    cypher.has_current_form.cache_clear()
 
     def write(fragments: dict[str, str] | None = None, **files: str) -> str:
         for name, body in files.items():
@@ -130,6 +131,7 @@ def statements(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Call
     yield write
     cypher.text.cache_clear()
     cypher.fragment.cache_clear()
+    cypher.has_current_form.cache_clear()
 
 
 def test_an_include_binds_the_included_parameter_to_a_variable(statements: Callable[..., str]) -> None:
@@ -300,7 +302,10 @@ RESTATEMENTS = {
     "in_force": [r"\.effective\s*(?:<=|<|>=|>)"],
     "partial": [r"(?<!partial: )coalesce\(\s*\w+\.partial\s*,\s*false\s*\)(?!\s+AS\s+partial\b)"],
     "cycle_marked": [r"(?<!maybe_cycle: )coalesce\(\s*\w+\.maybe_cycle\s*,\s*false\s*\)(?!\s+AS\s+maybe_cycle\b)"],
-    "voided": [r"maybe_cycle:\s*true"],
+    # the cycle test: something ahead that does not lead back
+    "voided": [r"MATCH\s+ANY\s+SHORTEST\s+\(ahead\)"],
+    # the transaction-time interval of an edge
+    "recorded": [r"coalesce\(\s*\w+\.recorded_until\s*>"],
     "undecided": [r"unresolved_from\s*<="],
     "frontier_status": [r"\.withdrawn\s*<=", r"THEN\s+'withdrawn'", r"THEN\s+'unresolved'",
                         r"THEN\s+'partially_superseded'", r"ELSE\s+'active'"],
@@ -346,8 +351,9 @@ def test_no_cypher_file_restates_a_fragment(path: Path) -> None:
 def test_the_restatement_check_catches_a_hand_copy() -> None:
     assert restatements("analyst/chain.cypher",
                         "WHERE (as_of IS NULL OR s.effective IS NULL OR s.effective <= as_of)") == ["in_force"]
-    assert restatements("label_status.cypher", "WHEN EXISTS { (d)<-[:SUPERSEDES {maybe_cycle: true}]-() } "
+    assert restatements("label_status.cypher", "WHERE NOT EXISTS { MATCH ANY SHORTEST (ahead)(()<-[:SUPERSEDES]-())+(d) } "
                         "THEN 'unresolved'") == ["voided", "frontier_status"]
+    assert restatements("x.cypher", "WHERE coalesce(s.recorded_until > $known_at, true)") == ["recorded"]
     assert restatements("x.cypher", "WHERE NOT coalesce(s.partial, false)") == ["partial"]
     assert restatements("x.cypher", "RETURN coalesce(s.partial, false) AS partial") == []
 
@@ -401,5 +407,83 @@ def test_query_show_prints_a_statement_with_its_fragments_expanded() -> None:
 
     run = CliRunner().invoke(main, ["query", "closure", "--show"])
     assert run.exit_code == 0 and run.output == cypher.text("closure")
-    assert "@" not in code(run.output) and "maybe_cycle: true" in run.output
+    assert "@" not in code(run.output) and "maybe_cycle" in run.output
     assert "@voided(" in cypher.raw_text("closure")
+
+
+# --------------------------------------------------------------------------- two forms
+
+
+def test_specialise_keeps_the_if_lines_for_history_and_the_else_lines_for_current() -> None:
+    source = "MATCH (d)\n//@if known_at\nWHERE recorded(d)\n//@else\nWHERE d:Current\n//@end\nRETURN d"
+    assert cypher.specialise(source, True, "q") == "MATCH (d)\nWHERE recorded(d)\nRETURN d"
+    assert cypher.specialise(source, False, "q") == "MATCH (d)\nWHERE d:Current\nRETURN d"
+    without_else = "A\n//@if known_at\nB\n//@end\nC"
+    assert cypher.specialise(without_else, False, "q") == "A\nC"
+    assert cypher.specialise(without_else, True, "q") == "A\nB\nC"
+
+
+@pytest.mark.parametrize(("source", "error"), [
+    ("A\n//@if known_at\nB", r"q: //@if known_at is not closed by //@end"),
+    ("//@if known_at\n//@if known_at\n//@end", r"q:2: //@if known_at out of place"),
+    ("A\n//@else\nB", r"q:2: //@else out of place"),
+    ("A\n//@end", r"q:2: //@end out of place"),
+    ("//@if known_at\n//@else\n//@else\n//@end", r"q:3: //@else out of place"),
+    ("//@if as_of\nA\n//@end", r"q:1: unknown directive"),
+    ("//@if known_at then\nA\n//@end", r"q:1: nothing may follow //@if known_at"),
+])
+def test_a_malformed_block_is_an_error_at_load(source: str, error: str) -> None:
+    with pytest.raises(BadIncludeError, match=error):
+        cypher.specialise(source, True, "q")
+
+
+def test_a_statement_and_its_fragments_come_in_both_forms(statements: Callable[..., str]) -> None:
+    package = statements(
+        fragments={"facts": fragment_file(
+            "doc node, known_at datetime|null",
+            "//@if known_at\nCASE WHEN known_at IS NULL THEN doc ELSE doc.version END\n//@else\ndoc\n//@end")},
+        query="// params: $known_at datetime|null\n// returns: d\n//@if known_at\nMATCH (d:Any)\n"
+              "//@else\nMATCH (d:Current)\n//@end\nRETURN @facts(doc: d, known_at: $known_at) AS d\n",
+    )
+    assert code(cypher.text("query", package)).splitlines() == [
+        "MATCH (d:Any)", "RETURN CASE WHEN $known_at IS NULL THEN d ELSE d.version END AS d"]
+    assert code(cypher.text("query", package, False)).splitlines() == ["MATCH (d:Current)", "RETURN d AS d"]
+    assert cypher.has_current_form("query", package)
+    assert cypher.reads_history("query", {"known_at": None}, package) is False
+    assert cypher.reads_history("query", {}, package) is False
+    assert cypher.reads_history("query", {"known_at": "2020-01-01"}, package) is True
+
+
+def test_a_statement_binding_known_at_to_another_instant_has_no_current_form(
+        statements: Callable[..., str]) -> None:
+    # the current form drops what reads of recorded history need: it is right only when the
+    # fragments' known_at is the statement's own $known_at, null then
+    package = statements(
+        fragments={"facts": fragment_file(
+            "doc node, known_at datetime|null",
+            "//@if known_at\nCASE WHEN known_at IS NULL THEN doc ELSE doc.version END\n//@else\ndoc\n//@end")},
+        query="// params: $known_from datetime\n// returns: d\nMATCH (d)\n"
+              "RETURN @facts(doc: d, known_at: $known_from) AS d\n",
+        derived="// params: $known_at datetime|null\n// returns: d\n"
+                "WITH CASE WHEN $known_at IS NULL THEN null ELSE datetime($known_at) END AS known_at\n"
+                "MATCH (d)\nRETURN @facts(doc: d, known_at: known_at) AS d\n",
+    )
+    assert not cypher.has_current_form("query", package)
+    assert cypher.reads_history("query", {}, package) is True
+    with pytest.raises(BadIncludeError, match="no current form"):
+        cypher.statement("query", package, history=False)
+    # a variable known_at counts only when the statement derives it from $known_at by @known_instant
+    assert not cypher.has_current_form("derived", package)
+
+
+def test_the_current_forms_of_the_read_path_never_touch_recorded_history() -> None:
+    history_only = ("RetiredDocument", "DocumentVersion", "WAS_LINKED", "VERSION_OF", "$known_at",
+                    "recorded_from", "recorded_until")
+    for name in ("car", "anchors", "closure", "explain", "label_status"):
+        current = code(cypher.statement(name, history=False))
+        assert not [word for word in history_only if word in current], name
+        assert not re.search(r"@[a-z_]+\(", current), name
+        # and the full form still reads history
+        assert "$known_at" in code(cypher.statement(name)) or name == "label_status"
+    assert cypher.has_current_form("analyst/chain")
+    assert not cypher.has_current_form("analyst/changed_between")

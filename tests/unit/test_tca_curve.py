@@ -66,7 +66,7 @@ class FakeRetriever:
         list(questions)
 
     def search(self, system: str, question: str, k: int, as_of: date | None,
-               domain: str | None) -> tuple[list[str], list[str]]:
+               domain: str | None, known_at: Any = None) -> tuple[list[str], list[str]]:
         self.calls.append((system, question, k))
         qid = "q1" if question == "first?" else "q2"
         return RANKED[qid][:k], []
