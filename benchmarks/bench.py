@@ -421,7 +421,10 @@ def profile_plan(driver: Any, statement: str, params: dict[str, Any]) -> list[st
     """The PROFILE plan of one catalogue statement as indented lines (operator, rows, db hits).
     The statement text is the catalogue's own (cypher.statement(..., profile=True))."""
     with driver.session(default_access_mode="READ") as session:
-        summary = session.run(cypher.statement(statement, profile=True), params).consume()
+        # the form car-graph runs for these parameters (current when known_at is null)
+        summary = session.run(cypher.statement(statement, profile=True,
+                                               history=cypher.reads_history(statement, params)),
+                              params).consume()
     lines: list[str] = []
 
     def walk(node: Any, depth: int) -> None:

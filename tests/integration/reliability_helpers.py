@@ -55,13 +55,20 @@ class GraphSnapshot:
 # Transaction-time values (graph_schema/README.md, "Two clocks"): when a run happened differs
 # between any two runs of the same input, so exports compare everything but them.
 CLOCK_VALUES = frozenset({"at", "recorded_from", "recorded_until", "retired_at"})
+# What only the history holds: the runs, closed versions, retired documents and closed edges,
+# and which run wrote or closed a thing. Two ways to the same current graph (an interrupted
+# ingest resumed, and a clean one) record different histories; snapshot(current_only=True)
+# compares the current graph alone.
+HISTORY_LABELS = ("Run", "DocumentVersion", "RetiredDocument")
+HISTORY_TYPES = ("VERSION_OF", "WAS_LINKED", "CLOSED_SUPERSEDES")
+RUN_VALUES = frozenset({"applied_by_run", "closed_by_run", "retired_by_run"})
 
 
-def _stable(value: Any) -> Any:
+def _stable(value: Any, skip: frozenset[str] = CLOCK_VALUES) -> Any:
     if isinstance(value, (list, tuple)):
-        return [_stable(v) for v in value]
+        return [_stable(v, skip) for v in value]
     if isinstance(value, dict):
-        return {k: _stable(v) for k, v in sorted(value.items()) if k not in CLOCK_VALUES}
+        return {k: _stable(v, skip) for k, v in sorted(value.items()) if k not in skip}
     if isinstance(value, float):
         return round(value, 6)
     if isinstance(value, (str, int, bool)) or value is None:
@@ -75,26 +82,34 @@ def _node_key(labels: list[str], props: dict[str, Any]) -> str:
 
 
 def snapshot(driver: neo4j.Driver, database: str | None = None,
-             with_properties: bool = True) -> GraphSnapshot:
-    """A full export, independent of internal ids, and its SHA-256."""
+             with_properties: bool = True, current_only: bool = False) -> GraphSnapshot:
+    """A full export, independent of internal ids, and its SHA-256; ``current_only``: the
+    current graph without its recorded history (HISTORY_LABELS, HISTORY_TYPES, RUN_VALUES)."""
     # Test-only export statements: fixed text, no input in them.
     # The GraphVersion node is bookkeeping: a fresh random token per write (stamp_graph_version),
     # so two runs writing the same graph differ only there; it is not part of the graph's content.
+    # So is RunClock, the counter that numbers the runs.
     nodes, _, _ = driver.execute_query(
-        "MATCH (n) WHERE NOT n:GraphVersion RETURN labels(n) AS labels, properties(n) AS props",
+        "MATCH (n) WHERE NOT n:GraphVersion AND NOT n:RunClock "
+        "RETURN labels(n) AS labels, properties(n) AS props",
         database_=database, routing_=neo4j.RoutingControl.READ)
     rels, _, _ = driver.execute_query(
         "MATCH (a)-[r]->(b) RETURN type(r) AS type, labels(a) AS al, properties(a) AS ap, "
         "labels(b) AS bl, properties(b) AS bp, properties(r) AS props",
         database_=database, routing_=neo4j.RoutingControl.READ)
+    skip = CLOCK_VALUES | RUN_VALUES if current_only else CLOCK_VALUES
+
+    def kept(*labels: list[str]) -> bool:
+        return not current_only or not any(set(HISTORY_LABELS) & set(ls) for ls in labels)
+
     node_rows = sorted(
         json.dumps([_node_key(r["labels"], r["props"]),
-                    _stable(r["props"]) if with_properties else None], sort_keys=True)
-        for r in nodes)
+                    _stable(r["props"], skip) if with_properties else None], sort_keys=True)
+        for r in nodes if kept(r["labels"]))
     rel_rows = sorted(
         json.dumps([r["type"], _node_key(r["al"], r["ap"]), _node_key(r["bl"], r["bp"]),
-                    _stable(r["props"]) if with_properties else None], sort_keys=True)
-        for r in rels)
+                    _stable(r["props"], skip) if with_properties else None], sort_keys=True)
+        for r in rels if kept(r["al"], r["bl"]) and not (current_only and r["type"] in HISTORY_TYPES))
     digest = hashlib.sha256("\n".join([*node_rows, "--", *rel_rows]).encode()).hexdigest()
     return GraphSnapshot(len(node_rows), len(rel_rows), digest, tuple(node_rows), tuple(rel_rows))
 
