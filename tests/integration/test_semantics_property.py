@@ -351,7 +351,8 @@ def check_history(db: Any, store: GraphStore, extractor: EntityExtractor, docs: 
     current = {d["id"]: d for d in docs}
     rules_now = raw_rules
     ever = set(current)
-    steps = data.draw(st.integers(0, 3))
+    # at least one change: every graph's history holds an update, addition, delete or rules change
+    steps = data.draw(st.integers(1, 3))
     for _ in range(steps):
         kind, change = data.draw(changes(list(current.values())))
         parsed = parse_rules({"rules": rules_now}, "property") if rules_now else []
