@@ -446,8 +446,10 @@ def rederive_unresolved(store: GraphStore, ids: list[str] | None,
     # mark_unresolved lowers the date of any document a batch document joins in scope, not
     # only the batch's own: those neighbours are watched too, or their date would change in
     # place and a --known-at read would see the new one before it was recorded
-    watched = None if ids is None else sorted(
-        {*ids, *(r["id"] for r in store.read("scope_neighbours", ids=ids))})
+    # (no rules: nothing marks a neighbour, so only the batch's own dates can change)
+    watched = ids
+    if ids is not None and rules:
+        watched = sorted({*ids, *(r["id"] for r in store.read("scope_neighbours", ids=ids))})
     before = {r["id"]: r["unresolved_from"] for r in store.read("document_unresolved", ids=watched)}
     store.write("reset_unresolved", ids=ids)
     for rule in rules:
