@@ -19,6 +19,7 @@ from car_graph.demo import run_demo
 from car_graph.embedding import create_embedder
 from car_graph.extraction import EntityExtractor
 from car_graph.local_server import LocalNeo4j
+from car_graph.store import GraphStore
 
 
 @pytest.fixture(scope="session")
@@ -30,6 +31,12 @@ def embedder():
 @pytest.fixture(scope="session")
 def extractor():
     return EntityExtractor(use_statistical=False)
+
+
+@pytest.fixture
+def store(db) -> GraphStore:
+    """A GraphStore on the session server's database (tests that write through the store)."""
+    return GraphStore(db)
 
 
 @pytest.fixture(scope="session")

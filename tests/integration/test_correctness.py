@@ -41,11 +41,6 @@ def relations(store: GraphStore) -> set[tuple[str, str, str]]:
     return {(r["newer"], r["older"], r["rule"]) for r in store.read("document_relations", domain=None)}
 
 
-@pytest.fixture
-def store(db) -> GraphStore:
-    return GraphStore(db)
-
-
 @pytest.fixture(scope="module")
 def extractor() -> EntityExtractor:
     return EntityExtractor(use_statistical=False)

@@ -19,7 +19,6 @@ from car_graph.extraction import EntityExtractor
 from car_graph.ingest.pipeline import delete_documents, ingest_records, purge_history
 from car_graph.records import parse_record
 from car_graph.rules import parse_rules
-from car_graph.store import GraphStore
 
 pytestmark = [pytest.mark.neo4j]
 
@@ -35,11 +34,6 @@ ADVISORY = {"id": "ADV-1", "kind": "advisory", "published": "2020-01-01", "text"
             "scope": {"package": ["p"]}, "attributes": {"fixed": ["1.0"]}}
 RELEASE = {"id": "REL-1", "kind": "release", "published": "2020-02-01", "text": "p 1.0",
            "scope": {"package": ["p"]}, "attributes": {"version": "1.0"}}
-
-
-@pytest.fixture
-def store(db) -> GraphStore:
-    return GraphStore(db)
 
 
 @pytest.fixture(scope="module")
