@@ -33,8 +33,12 @@ demo: neo4j
 	$(BIN)/car-graph neo4j start
 	$(BIN)/car-graph demo
 
+# Two workers (pytest-xdist), each with its own Neo4j: one process leaves a core idle while it
+# waits on its server. A work unit is a test module (tests/conftest.py). TEST_WORKERS=0 runs one
+# process, as it must against a NEO4J_URI (one server the workers would wipe under each other).
+TEST_WORKERS ?= $(if $(NEO4J_URI),0,2)
 test: neo4j
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
 
 # Style (ruff), types (mypy) and the layer contract (import-linter, pyproject's
 # [tool.importlinter]). The last two read the installed package, where ingest/, queries/ and

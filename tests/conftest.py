@@ -57,33 +57,72 @@ class Neo4jTarget:
     server: LocalNeo4j | None = None
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+@pytest.hookimpl(tryfirst=True)  # marks its xdist groups before xdist's hook reads them
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Every test that uses a server fixture carries the ``neo4j`` marker (-m 'not neo4j'), and
     every test that uses the raw corpora (directly or through another fixture) ``corpora``.
 
-    The tests that need no server run first. The tests on the session's demo graph run last and
+    The tests that need no server run first (in parallel runs, the ``long`` modules before all,
+    longest first, so that the workers finish together). The tests on the session's demo graph run last and
     together (in their collected order): it is ingested once, and no test that wipes the
-    database runs between them."""
+    database runs between them.
+
+    Under pytest-xdist (``make test`` runs two workers, each with its own Neo4j) a work unit is
+    a module, so a module's fixtures and the graph they build are used by one worker without a
+    wipe in between; the demo-graph tests form one unit, and so do the outage tests (one
+    worker boots the server they stop and start)."""
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
         if SERVER_FIXTURES & fixtures:
             item.add_marker(pytest.mark.neo4j)
         if CORPORA_FIXTURE in fixtures:
             item.add_marker(pytest.mark.corpora)
-    # the tests that need no server first, while the session's servers boot (early_servers.py)
-    def needs(item: pytest.Item) -> int:
+
+    parallel = bool(os.environ.get("PYTEST_XDIST_WORKER"))  # a worker's options say dist=no
+
+    # the tests that need no server first, while the session's servers boot (early_servers.py);
+    # in parallel runs the long modules before all, longest first (the workers finish together)
+    def order(item: pytest.Item) -> tuple[bool, float, int]:
         fixtures = set(getattr(item, "fixturenames", ()))
-        return 2 if DEMO_FIXTURE in fixtures else 1 if BOOTED_FIXTURES & fixtures else 0
-    items.sort(key=needs)  # stable: collected order within each group
+        needs = 2 if DEMO_FIXTURE in fixtures else 1 if BOOTED_FIXTURES & fixtures else 0
+        long = item.get_closest_marker("long")
+        return needs == 2, -float(long.args[0]) if parallel and long else 0.0, needs
+    items.sort(key=order)  # stable: collected order within each group
+    if parallel:
+        for item in items:
+            item.add_marker(pytest.mark.xdist_group(_work_unit(item)))
+
+
+def _work_unit(item: pytest.Item) -> str:
+    fixtures = set(getattr(item, "fixturenames", ()))
+    if DEMO_FIXTURE in fixtures:
+        return "demo-graph"
+    if OUTAGE_FIXTURE in fixtures:
+        return "outage-server"
+    return item.nodeid.split("::", 1)[0]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    workers = getattr(config.option, "numprocesses", None)
+    if os.environ.get("NEO4J_URI") and workers not in (None, 0):
+        raise pytest.UsageError("NEO4J_URI names one server, which parallel workers would wipe "
+                                "under each other: run with -n 0 (make test TEST_WORKERS=0)")
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Begin booting the managed servers the selected tests will need (none for ``make unit``)."""
+    if getattr(session.config.option, "loadgroup", False) and any("@" not in i.nodeid for i in session.items):
+        # xdist puts a test's group into its node id; when it cannot, it distributes the tests
+        # one by one, and a module's graph could be wiped between its tests
+        pytest.exit("pytest-xdist's --dist loadgroup ignored the tests' groups on this pytest "
+                    "(pytest-dev/pytest-xdist#1386): install the pytest pyproject.toml names", 2)
     fixtures = set().union(*(getattr(item, "fixturenames", ()) for item in session.items))
     if SERVER_FIXTURES & fixtures and not os.environ.get("NEO4J_URI") and not _docker_engine():
         _sweep_stale_test_instances(Settings.from_env())
         early_servers.start_early(early_servers.session_instance(), early_servers.SESSION_TIMEOUT)
-    if OUTAGE_FIXTURE in fixtures:
+    # under xdist, each worker collects every test but only one runs the outage unit: it boots
+    # that server when its first test asks (early_servers.take)
+    if OUTAGE_FIXTURE in fixtures and not os.environ.get("PYTEST_XDIST_WORKER"):
         early_servers.start_early(early_servers.outage_instance(), early_servers.OUTAGE_TIMEOUT)
 
 

@@ -17,7 +17,7 @@ from car_graph.client import CarClient
 from car_graph.demo import sample_dir
 from car_graph_benchmarks import statement_cost, synthetic
 
-pytestmark = [pytest.mark.neo4j, pytest.mark.models]
+pytestmark = [pytest.mark.neo4j, pytest.mark.models, pytest.mark.long(150)]
 
 
 def test_car_beats_every_baseline_on_the_synthetic_benchmark(car: CarClient, tmp_path: Path) -> None:

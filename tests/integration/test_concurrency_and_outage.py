@@ -28,7 +28,7 @@ from car_graph.records import parse_record
 from car_graph.rules import parse_rules
 from car_graph_benchmarks import malformed
 
-pytestmark = [pytest.mark.neo4j]
+pytestmark = [pytest.mark.neo4j, pytest.mark.long(170)]
 
 CLIENTS = 8
 QUESTIONS = [

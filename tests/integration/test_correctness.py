@@ -24,7 +24,7 @@ from car_graph.records import parse_record
 from car_graph.rules import parse_rules
 from car_graph.store import GraphStore
 
-pytestmark = [pytest.mark.neo4j]
+pytestmark = [pytest.mark.neo4j, pytest.mark.long(80)]
 
 
 RULE = parse_rules({"rules": [{

@@ -22,7 +22,7 @@ from car_graph.ingest.pipeline import delete_documents, ingest_records, strongly
 from car_graph.records import parse_record
 from car_graph.store import GraphStore
 
-pytestmark = [pytest.mark.neo4j]
+pytestmark = [pytest.mark.neo4j, pytest.mark.long(60)]
 
 EXAMPLES = int(os.environ.get("CAR_PROPERTY_EXAMPLES", "200" if os.environ.get("CI") else "25"))
 

@@ -43,7 +43,7 @@ from car_graph.mcp_server import MAX_RECORD_BYTES
 from car_graph.records import read_jsonl
 from car_graph.verdict import VerdictKind
 
-pytestmark = [pytest.mark.neo4j]
+pytestmark = [pytest.mark.neo4j, pytest.mark.long(110)]
 
 BOWERS, LAWRENCE = "scotus:478-us-186", "scotus:539-us-558"
 WIRTZ = "scotus:392-us-183"  # Maryland v. Wirtz: two hops to Garcia

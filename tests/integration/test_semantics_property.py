@@ -41,7 +41,7 @@ from car_graph.rules import parse_rules
 from car_graph.semantics import AuthorityGraph, Edge, History, authority_graph
 from car_graph.store import GraphStore
 
-pytestmark = [pytest.mark.neo4j]
+pytestmark = [pytest.mark.neo4j, pytest.mark.long(420)]
 
 EXAMPLES = int(os.environ.get("CAR_PROPERTY_EXAMPLES", "500" if os.environ.get("CI") else "60"))
 DAY0 = date(2020, 1, 1)
