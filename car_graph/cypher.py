@@ -518,6 +518,11 @@ def _one_group(expression: str) -> bool:
 
 def fragments_used(name: str, package: str = QUERY_PACKAGE) -> list[str]:
     """The fragments a statement uses, directly or through other fragments, sorted."""
+    return list(_fragments_used(name, package))
+
+
+@functools.cache
+def _fragments_used(name: str, package: str) -> tuple[str, ...]:
     found: set[str] = set()
     pending = [raw_text(name, package)]
     while pending:
@@ -528,7 +533,7 @@ def fragments_used(name: str, package: str = QUERY_PACKAGE) -> list[str]:
                 if use.name not in found:
                     found.add(use.name)
                     pending.append(fragment(use.name, package).body)
-    return sorted(found)
+    return tuple(sorted(found))
 
 
 @functools.cache
@@ -607,6 +612,12 @@ def declared_parameters(name: str, package: str = QUERY_PACKAGE) -> dict[str, De
     """The ``params:`` entries of a statement's header (which may wrap over several lines),
     those of the fragments it uses, and those of the statements it includes but for the
     parameters bound to its variables."""
+    # cached: analyst.bind checks every analyst call's parameters against them
+    return dict(_declared_parameters(name, package))
+
+
+@functools.cache
+def _declared_parameters(name: str, package: str) -> tuple[tuple[str, DeclaredParameter], ...]:
     declared: dict[str, DeclaredParameter] = {}
     for used in fragments_used(name, package):
         for parameter, entry in fragment(used, package).parameters.items():
@@ -626,7 +637,14 @@ def declared_parameters(name: str, package: str = QUERY_PACKAGE) -> dict[str, De
         for match in _DECLARED.finditer(line):
             kind = (match.group(2).split() or ["any"])[0]
             declared[match.group(1)] = DeclaredParameter(match.group(1), kind, "|null" in kind)
-    return declared
+    return tuple(declared.items())
+
+
+def clear_caches() -> None:
+    """Forget every statement read so far (for catalogues whose files change, as in tests)."""
+    for cached in (text, fragment, has_current_form, _fragments_used, _declared_parameters,
+                   clock_defaults):
+        cached.cache_clear()
 
 
 @functools.cache

@@ -117,9 +117,7 @@ def statements(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Call
     (package / "__init__.py").write_text("")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, "fake_queries", raising=False)  # another test's package
-    cypher.text.cache_clear()
-    cypher.fragment.cache_clear()
-    cypher.has_current_form.cache_clear()
+    cypher.clear_caches()
 
     def write(fragments: dict[str, str] | None = None, **files: str) -> str:
         for name, body in files.items():
@@ -129,9 +127,7 @@ def statements(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Call
         return "fake_queries"
 
     yield write
-    cypher.text.cache_clear()
-    cypher.fragment.cache_clear()
-    cypher.has_current_form.cache_clear()
+    cypher.clear_caches()
 
 
 def test_an_include_binds_the_included_parameter_to_a_variable(statements: Callable[..., str]) -> None:
