@@ -2,46 +2,92 @@
 security corpus: ingest the steps in the order the sources recorded them, then ask the
 questions as known at each earlier date, with known_at and without.
 
+The slice is tests/fixtures/known_at/history.json: what ``build_history`` makes of the raw
+corpus for three anchors and ten distractors (46 kB of real records), so the database part
+runs on a bare clone too. With the corpora, two tests without a server check that the slice is
+still what the builder makes of them, and that its gold is the reference's.
+Regenerate the slice with ``CAR_UPDATE_FIXTURES=1 pytest -m corpora`` on this file.
+
 The full run is `car-graph known-at-bench` (docs/analysts.md, "A benchmark from the security
 corpus's own history").
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+import json
+import os
+from datetime import date, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from car_graph.client import CarClient
 from car_graph.metrics import SupersessionGraph
-from car_graph_benchmarks.known_at import build_history, run_history
-
-pytestmark = [pytest.mark.neo4j, pytest.mark.models, pytest.mark.corpora]
+from car_graph.records import parse_record
+from car_graph_benchmarks.known_at import HistoryBenchmark, build_history, run_history
 
 # Anchors whose answer the sources changed after a step (chosen from the full set's stats):
 # a Werkzeug and a urllib3 advisory no release fixed by the end of 2023 (Debian's fixes are
 # recorded in 2024), and a Django advisory that Debian fixed again after mid-2025. The test
 # checks below that the gold computed for them really changes, so it cannot pass vacuously.
 CHANGING = ("PYSEC-2023-221", "PYSEC-2023-192", "PYSEC-2024-47")
+SLICE = Path(__file__).parent.parent / "fixtures" / "known_at" / "history.json"
 
 
-def test_known_at_answers_as_recorded_then_on_the_real_history(
-    car: CarClient, raw_corpora: Path, tmp_path: Path
-) -> None:
-    bench = build_history(raw_corpora, n_distractors=10, max_queries=len(CHANGING),
-                          include=CHANGING)
+def _as_json(bench: HistoryBenchmark) -> dict[str, Any]:
+    data = {"dates": [d.isoformat() for d in bench.dates],
+            "steps": [[r.to_json() for r in step] for step in bench.steps],
+            "questions": bench.questions, "first_step": bench.first_step,
+            "links": [list(link) for link in bench.links], "today": bench.today, "stats": bench.stats}
+    return json.loads(json.dumps(data, default=str))
+
+
+def _slice() -> HistoryBenchmark:
+    data = json.loads(SLICE.read_text(encoding="utf-8"))
+    return HistoryBenchmark(
+        dates=tuple(date.fromisoformat(d) for d in data["dates"]),
+        steps=[[parse_record(r) for r in step] for step in data["steps"]],
+        questions=data["questions"], stats=data["stats"], first_step=data["first_step"],
+        links=tuple((n, o, bool(p)) for n, o, p in data["links"]), today=data["today"])
+
+
+def _built(raw_corpora: Path) -> HistoryBenchmark:
+    return build_history(raw_corpora, n_distractors=10, max_queries=len(CHANGING), include=CHANGING)
+
+
+@pytest.mark.corpora
+def test_the_slice_is_what_the_builder_makes_of_the_real_corpus(raw_corpora: Path) -> None:
+    built = _as_json(_built(raw_corpora))
+    if os.environ.get("CAR_UPDATE_FIXTURES"):
+        SLICE.parent.mkdir(parents=True, exist_ok=True)
+        SLICE.write_text(json.dumps(built, ensure_ascii=False, sort_keys=True, indent=1) + "\n",
+                         encoding="utf-8")
+    assert _as_json(_slice()) == built, "stale: CAR_UPDATE_FIXTURES=1 regenerates it"
+
+
+@pytest.mark.corpora
+def test_the_gold_changes_and_is_the_reference_semantics_on_the_real_history(raw_corpora: Path) -> None:
+    bench = _built(raw_corpora)
     changed = [q for q in bench.questions if q["info"]["gold_changed_later"]]
-    unfixed_then = [q for q in changed if q["gold"] == q["anchors"]]
     assert {q["anchors"][0] for q in changed} >= set(CHANGING), bench.stats["per_date"]
-    assert unfixed_then, "an advisory no release fixed at an earlier date"
-
+    assert [q for q in changed if q["gold"] == q["anchors"]], "an advisory no release fixed then"
     # the gold computed here agrees with the reference semantics on the same relation
     for q in bench.questions:
         known = bench.known(q["step"])
         graph = SupersessionGraph((n, o, None, p) for n, o, p in bench.links
                                   if n in known and o in known)
         assert graph.controlling(set(q["anchors"])) == set(q["gold"]), q["id"]
+
+
+@pytest.mark.neo4j
+@pytest.mark.models
+def test_known_at_answers_as_recorded_then_on_the_real_history(car: CarClient, tmp_path: Path) -> None:
+    bench = _slice()
+    changed = [q for q in bench.questions if q["info"]["gold_changed_later"]]
+    unfixed_then = [q for q in changed if q["gold"] == q["anchors"]]
+    assert {q["anchors"][0] for q in changed} >= set(CHANGING), bench.stats["per_date"]
+    assert unfixed_then, "an advisory no release fixed at an earlier date"
 
     run = run_history(car, lambda: None, bench, tmp_path / "work", split="all")  # db: wiped
 
