@@ -71,7 +71,7 @@ from typing import TYPE_CHECKING, Any
 from car_graph.ingest.domains.security.common import Collector
 from car_graph.ingest.domains.security.corpus import CONVERTERS, FILES
 from car_graph.metrics import Edge, SupersessionGraph, anchor_recall, strict_tca, wilson_interval
-from car_graph.records import DocumentRecord, write_jsonl
+from car_graph.records import DocumentRecord, parse_record, write_jsonl
 from car_graph_benchmarks.corpora import ENV_VAR, CorporaError, require_corpora_dir
 from car_graph_benchmarks.links import security_links
 
@@ -263,6 +263,23 @@ class HistoryBenchmark:
 
     def split(self, rows: Sequence[Mapping[str, Any]], name: str) -> list[dict[str, Any]]:
         return [dict(r) for r in rows if name == "all" or r.get("split") == name]
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole benchmark as plain JSON (records as their JSONL objects)."""
+        data = {"dates": [d.isoformat() for d in self.dates],
+                "steps": [[r.to_json() for r in step] for step in self.steps],
+                "questions": self.questions, "first_step": self.first_step,
+                "links": [list(link) for link in self.links], "today": self.today, "stats": self.stats}
+        result: dict[str, Any] = json.loads(json.dumps(data, default=str))
+        return result
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> HistoryBenchmark:
+        return cls(dates=tuple(date.fromisoformat(d) for d in data["dates"]),
+                   steps=[[parse_record(r) for r in step] for step in data["steps"]],
+                   questions=list(data["questions"]), stats=dict(data["stats"]),
+                   first_step=dict(data["first_step"]),
+                   links=tuple((n, o, bool(p)) for n, o, p in data["links"]), today=list(data["today"]))
 
 
 def _raw_records(raw_dir: Path, wanted: Container[str]) -> Iterator[tuple[str, dict[str, Any],

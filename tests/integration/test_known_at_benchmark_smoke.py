@@ -16,15 +16,13 @@ from __future__ import annotations
 
 import json
 import os
-from datetime import date, datetime
+from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from car_graph.client import CarClient
 from car_graph.metrics import SupersessionGraph
-from car_graph.records import parse_record
 from car_graph_benchmarks.known_at import HistoryBenchmark, build_history, run_history
 
 # Anchors whose answer the sources changed after a step (chosen from the full set's stats):
@@ -35,21 +33,8 @@ CHANGING = ("PYSEC-2023-221", "PYSEC-2023-192", "PYSEC-2024-47")
 SLICE = Path(__file__).parent.parent / "fixtures" / "known_at" / "history.json"
 
 
-def _as_json(bench: HistoryBenchmark) -> dict[str, Any]:
-    data = {"dates": [d.isoformat() for d in bench.dates],
-            "steps": [[r.to_json() for r in step] for step in bench.steps],
-            "questions": bench.questions, "first_step": bench.first_step,
-            "links": [list(link) for link in bench.links], "today": bench.today, "stats": bench.stats}
-    return json.loads(json.dumps(data, default=str))
-
-
 def _slice() -> HistoryBenchmark:
-    data = json.loads(SLICE.read_text(encoding="utf-8"))
-    return HistoryBenchmark(
-        dates=tuple(date.fromisoformat(d) for d in data["dates"]),
-        steps=[[parse_record(r) for r in step] for step in data["steps"]],
-        questions=data["questions"], stats=data["stats"], first_step=data["first_step"],
-        links=tuple((n, o, bool(p)) for n, o, p in data["links"]), today=data["today"])
+    return HistoryBenchmark.from_json(json.loads(SLICE.read_text(encoding="utf-8")))
 
 
 def _built(raw_corpora: Path) -> HistoryBenchmark:
@@ -58,12 +43,12 @@ def _built(raw_corpora: Path) -> HistoryBenchmark:
 
 @pytest.mark.corpora
 def test_the_slice_is_what_the_builder_makes_of_the_real_corpus(raw_corpora: Path) -> None:
-    built = _as_json(_built(raw_corpora))
+    built = _built(raw_corpora).to_json()
     if os.environ.get("CAR_UPDATE_FIXTURES"):
         SLICE.parent.mkdir(parents=True, exist_ok=True)
         SLICE.write_text(json.dumps(built, ensure_ascii=False, sort_keys=True, indent=1) + "\n",
                          encoding="utf-8")
-    assert _as_json(_slice()) == built, "stale: CAR_UPDATE_FIXTURES=1 regenerates it"
+    assert _slice().to_json() == built, "stale: CAR_UPDATE_FIXTURES=1 regenerates it"
 
 
 @pytest.mark.corpora
