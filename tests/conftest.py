@@ -78,7 +78,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if CORPORA_FIXTURE in fixtures:
             item.add_marker(pytest.mark.corpora)
 
-    parallel = bool(os.environ.get("PYTEST_XDIST_WORKER"))  # a worker's options say dist=no
+    parallel = _xdist_worker()
 
     # the tests that need no server first, while the session's servers boot (early_servers.py);
     # in parallel runs the long modules before all, longest first (the workers finish together)
@@ -86,20 +86,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         fixtures = set(getattr(item, "fixturenames", ()))
         needs = 2 if DEMO_FIXTURE in fixtures else 1 if BOOTED_FIXTURES & fixtures else 0
         long = item.get_closest_marker("long")
+        if parallel:
+            unit = ("demo-graph" if needs == 2 else "outage-server" if OUTAGE_FIXTURE in fixtures
+                    else item.nodeid.split("::", 1)[0])
+            item.add_marker(pytest.mark.xdist_group(unit))
         return needs == 2, -float(long.args[0]) if parallel and long else 0.0, needs
     items.sort(key=order)  # stable: collected order within each group
-    if parallel:
-        for item in items:
-            item.add_marker(pytest.mark.xdist_group(_work_unit(item)))
 
 
-def _work_unit(item: pytest.Item) -> str:
-    fixtures = set(getattr(item, "fixturenames", ()))
-    if DEMO_FIXTURE in fixtures:
-        return "demo-graph"
-    if OUTAGE_FIXTURE in fixtures:
-        return "outage-server"
-    return item.nodeid.split("::", 1)[0]
+def _xdist_worker() -> bool:
+    """Whether this process is a pytest-xdist worker (whose options say dist=no)."""
+    return bool(os.environ.get("PYTEST_XDIST_WORKER"))
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -122,7 +119,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         early_servers.start_early(early_servers.session_instance(), early_servers.SESSION_TIMEOUT)
     # under xdist, each worker collects every test but only one runs the outage unit: it boots
     # that server when its first test asks (early_servers.take)
-    if OUTAGE_FIXTURE in fixtures and not os.environ.get("PYTEST_XDIST_WORKER"):
+    if OUTAGE_FIXTURE in fixtures and not _xdist_worker():
         early_servers.start_early(early_servers.outage_instance(), early_servers.OUTAGE_TIMEOUT)
 
 
