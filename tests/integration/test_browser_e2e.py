@@ -96,16 +96,23 @@ editor.dispatchEvent(new ClipboardEvent("paste", {clipboardData: data, bubbles: 
 
 def _run(chrome, command: str) -> None:
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.common.keys import Keys
-    from selenium.webdriver.support.ui import WebDriverWait
 
     editor = chrome.find_elements(By.CSS_SELECTOR, ".monaco-editor textarea")[0]
     chrome.execute_script(PASTE, editor, command)
-    # Monaco renders only the visible part of a long statement (its end, where the cursor is)
+    _send(chrome, command)
+
+
+def _send(chrome, command: str) -> None:
+    """Once the editor shows the command, Enter; then wait until it is sent (editor cleared)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    # Monaco renders only the visible part of a long statement: some of it, never anything else
     whole = "".join(command.split())
     WebDriverWait(chrome, 15).until(lambda c: (shown := _editor_text(c)) != "" and shown in whole)
-    editor.send_keys(Keys.ENTER)
-    WebDriverWait(chrome, 15).until(lambda c: not _editor_text(c))  # sent: the editor is cleared
+    chrome.find_elements(By.CSS_SELECTOR, ".monaco-editor textarea")[0].send_keys(Keys.ENTER)
+    WebDriverWait(chrome, 15).until(lambda c: not _editor_text(c))
 
 
 def _login(chrome, url: str, user: str, password: str) -> None:
@@ -233,7 +240,6 @@ def test_guide_walks_from_the_question_to_the_drawn_chain(chrome, law_graph) -> 
     Browser's sidebar; clicking each of its commands puts it into the editor, and running them
     draws the chain with its status colours."""
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import WebDriverWait
 
     http_url, uri, user, password = law_graph
@@ -254,18 +260,9 @@ def test_guide_walks_from_the_question_to_the_drawn_chain(chrome, law_graph) -> 
             _next_slide(chrome)
             time.sleep(0.5)
             for block in _sidebar_runnables(chrome):
-                command = "".join(block.text.split())
                 clicked.append(block.text)
                 block.click()
-
-                def shows_command(c, command=command) -> bool:
-                    # Monaco renders only the visible part of a long line: a prefix of it
-                    shown = _editor_text(c)
-                    return bool(shown) and command.startswith(shown)
-
-                WebDriverWait(chrome, 15).until(shows_command)
-                chrome.find_elements(By.CSS_SELECTOR, ".monaco-editor textarea")[0].send_keys(Keys.ENTER)
-                WebDriverWait(chrome, 10).until(lambda c: not _editor_text(c))  # sent: editor cleared
+                _send(chrome, block.text)
                 time.sleep(0.5)
     assert clicked == [browser.style_command(), browser.params_command("scotus:392-us-183"),
                        browser.chain_commands("scotus:392-us-183")[-1]]
