@@ -34,7 +34,7 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass
 from importlib import resources
 from pathlib import Path
@@ -177,12 +177,16 @@ class LocalNeo4j:
     objects for the same instance (say, the CLI and a test fixture) agree.
     """
 
-    def __init__(self, home: Path, version: str, instance: str = "default") -> None:
+    def __init__(self, home: Path, version: str, instance: str = "default", *,
+                 extra_settings: Mapping[str, str] | None = None) -> None:
+        """``extra_settings`` are further neo4j.conf lines (tuning); they may not replace the
+        ones car-graph writes (addresses, directories, authentication, memory)."""
         if not instance or not all(c.isalnum() or c in "-_" for c in instance):
             raise ServerError(f"instance name {instance!r} must be letters, digits, '-' or '_'")
         self.home = Path(home).expanduser().resolve()
         self.version = version
         self.instance = instance
+        self.extra_settings = dict(extra_settings or {})
         self._process: subprocess.Popen[bytes] | None = None
 
     def __repr__(self) -> str:
@@ -585,6 +589,9 @@ class LocalNeo4j:
             "dbms.usage_report.enabled": "false",
             "client.allow_telemetry": "false",
         }
+        if clashing := sorted(settings.keys() & self.extra_settings.keys()):
+            raise ServerError(f"extra settings may not replace car-graph's own: {', '.join(clashing)}")
+        settings.update(self.extra_settings)
         lines = ["# Written by car-graph on every start; edits are overwritten.", ""]
         lines += [f"{key}={value}" for key, value in settings.items()]
         self.conf_file.write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -155,7 +155,8 @@ def _docker_engine() -> bool:
 def start_local(instance: str) -> LocalNeo4j:
     """Start a managed server instance on free loopback ports, or skip/fail if impossible."""
     settings = Settings.from_env()
-    server = LocalNeo4j(settings.home, settings.neo4j_version, instance)
+    server = LocalNeo4j(settings.home, settings.neo4j_version, instance,
+                        extra_settings=early_servers.TEST_SERVER_SETTINGS)
     try:
         server.start(timeout=180)
     except ServerError as exc:
