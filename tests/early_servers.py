@@ -19,7 +19,7 @@ from car_graph.settings import Settings
 # Neo4j plans a statement again for each size bucket of a list parameter (1, 2-10, 11-100,
 # 101+ elements), and car-graph's lists vary (a batch's ids, a rule's kinds and scope types, a
 # question's anchors). A plan costs 0.2-1.5 s on this machine, and the semantics property test
-# alone makes hundreds of them: 169 s against 122 s for 100 of its graphs, measured side by side.
+# alone makes hundreds of them: 169 s against 122 s for 100 of its graphs, run back to back.
 # A plan never changes an answer, so the test servers plan without size hints. The product's own
 # server keeps Neo4j's default: an internal setting that another version may not know would stop
 # it from starting.
