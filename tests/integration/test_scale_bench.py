@@ -1,4 +1,4 @@
-"""Smoke version of `make bench` (CI): 1,000 generated documents, 50 questions, random vectors.
+"""Smoke version of `make bench` (CI): 1,000 generated documents, 20 questions, random vectors.
 
 The full runs (10k, 100k documents, real embeddings) are `make bench`; this keeps the
 benchmark's code paths honest: every stage is timed, every system answers, TCA is computed and
@@ -8,6 +8,7 @@ the report renders.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import neo4j
@@ -17,10 +18,16 @@ from car_graph_benchmarks import bench, scale
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.models]
 
+# 20 questions still hold every shape (1 release line, 12 chains, 7 single documents with seed
+# 3). The timed loops over them are what a loaded machine slows down: beside a property-test
+# process, 50 questions took 76 and 51 s, 20 took 47 and 25 s (alternating runs); in full
+# parallel runs 50 had taken 14-43 s, and 115-167 s in three of seven.
+QUESTIONS = int(os.environ.get("CAR_SCALE_SMOKE_QUESTIONS", "20"))
+
 
 def test_scale_benchmark_smoke_produces_a_sane_report(db: neo4j.Driver, extractor, tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
-    stats = scale.generate(corpus, 1000, n_questions=50, seed=3)
+    stats = scale.generate(corpus, 1000, n_questions=QUESTIONS, seed=3)
     assert stats["documents"] == 1000
 
     result = bench.run_scale(db, corpus, bench.HashEmbedder(), extractor, vectors="random (smoke)",
@@ -38,7 +45,7 @@ def test_scale_benchmark_smoke_produces_a_sane_report(db: neo4j.Driver, extracto
                "graphrag_vector_cypher_e2e")
     for system in systems:
         timing = result["latency"][system]
-        assert timing["n"] == 50
+        assert timing["n"] == QUESTIONS
         assert 0 < timing["p50_ms"] <= timing["p95_ms"] <= timing["p99_ms"], system
         assert 0.0 <= timing["strict_tca_at_5"] <= 1.0
     # the generator's chains are findable by their identifiers: car must get most of them right
@@ -50,12 +57,12 @@ def test_scale_benchmark_smoke_produces_a_sane_report(db: neo4j.Driver, extracto
     # index (escaped), so the hybrid peer finds the anchors even with random vectors, but
     # without the supersession walk it misses what replaced them
     assert result["latency"]["graphrag_hybrid"]["strict_tca_at_5"] < result["latency"]["car"]["strict_tca_at_5"]
-    assert result["question_analysis"]["n"] == 50 and result["question_analysis"]["p50_ms"] > 0
+    assert result["question_analysis"]["n"] == QUESTIONS and result["question_analysis"]["p50_ms"] > 0
     assert result["ratios"]["car_e2e_p50_over_graphrag_hybrid_e2e_p50"] > 0
     assert result["rss"]["python_peak"] > 0
     assert any("rows=" in line for line in result["profile"]["closure"])
     cost = result["statement_cost"]
-    assert cost["questions"] == 50 and cost["two_statements_vs_car_differing"] == 0
+    assert cost["questions"] == QUESTIONS and cost["two_statements_vs_car_differing"] == 0
     assert result["car_query"] == bench.CAR_QUERY
     added = result["additions"]
     assert added["generated"]["documents"] == 200 and added["generated"]["revisions_of_existing_chains"] == 30
@@ -71,7 +78,7 @@ def test_scale_benchmark_smoke_produces_a_sane_report(db: neo4j.Driver, extracto
     text = out.read_text()
     assert "## 1,000 documents (random (smoke))" in text and "car p50 / vector p50" in text
     assert "## Adding 1,000 documents to the loaded graph" in text and "## Targets" in text
-    assert "### Where car's time goes (50 questions" in text and "| car.cypher (one statement) |" in text
+    assert f"### Where car's time goes ({QUESTIONS} questions" in text and "| car.cypher (one statement) |" in text
     assert "| neo4j-graphrag HybridRetriever end to end |" in text
     assert "car end-to-end p50 <= 1.2 x neo4j-graphrag HybridRetriever end-to-end p50" in text
     assert "| graphrag_hybrid_e2e |" in text and "question analysis p50 <= 8 ms" in text
