@@ -1,4 +1,5 @@
-"""`car-graph neo4j start --memory/--heap/--pagecache`: what reaches neo4j.conf, what is refused."""
+"""What reaches neo4j.conf and what is refused: `car-graph neo4j start --memory/--heap/--pagecache`,
+and LocalNeo4j(extra_settings=...), further lines never in place of car-graph's own."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from car_graph.errors import ServerError
 from car_graph.local_server import MEMORY_PROFILES, LocalNeo4j, Ports, memory_profile, size_bytes
 
 
-def _conf(tmp_path: Path, profile) -> dict[str, str]:
-    server = LocalNeo4j(tmp_path, "5.26.0", "memtest")
+def _conf(tmp_path: Path, profile, extra: dict[str, str] | None = None) -> dict[str, str]:
+    server = LocalNeo4j(tmp_path, "5.26.0", "memtest", extra_settings=extra)
     server.conf_file.parent.mkdir(parents=True)
     server.write_conf(Ports(17687, 17474), profile)
     lines = server.conf_file.read_text().splitlines()
@@ -73,3 +74,14 @@ def test_cli_refuses_an_unknown_profile(tmp_path: Path) -> None:
                                 env={"XDG_CACHE_HOME": str(tmp_path)})
     assert result.exit_code != 0
     assert "huge" in result.output
+
+
+def test_extra_settings_are_written_beside_car_graphs_own(tmp_path: Path) -> None:
+    conf = _conf(tmp_path, memory_profile("small"), {"internal.cypher.use_parameter_size": "false"})
+    assert conf["internal.cypher.use_parameter_size"] == "false"
+    assert conf["server.default_listen_address"] == "127.0.0.1"
+
+
+def test_an_extra_setting_may_not_replace_the_loopback_binding(tmp_path: Path) -> None:
+    with pytest.raises(ServerError, match=r"server\.default_listen_address"):
+        _conf(tmp_path, memory_profile("small"), {"server.default_listen_address": "0.0.0.0"})
