@@ -630,8 +630,25 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def _open_advisories(bench: DomainBenchmark, export: Export,
+                     by_id: Mapping[str, DocumentRecord], anchors: Sequence[Anchor],
+                     ) -> list[Anchor]:
+    """The advisories no benchmark query anchors and nothing supersedes in the export (each its
+    own gold: in force), as anchors of the generic-wording verdict sets, in corpus order."""
+    anchored = {a.source_id for a in anchors}
+    graph = SupersessionGraph(supersession_edges(export.documents, rules=[]))
+    found = []
+    for r in bench.documents:
+        if r.kind != "advisory" or r.id in anchored:
+            continue
+        if graph.controlling([export.new_id[r.id]]) != {export.new_id[r.id]}:
+            continue
+        found.append(_security_anchor({"anchors": [r.id], "gold": [r.id]}, by_id, export.new_id))
+    return found
+
+
 def _security_sets(anchors: Sequence[Anchor], export: Export, names: set[str],
-                   ) -> dict[str, _SetBuilder]:
+                   open_advisories: Sequence[Anchor] = ()) -> dict[str, _SetBuilder]:
     fam = SECURITY_FAMILIES
     sets = {
         "structured": _SetBuilder("security", "structured", fam["structured"]),
@@ -705,7 +722,7 @@ def _security_sets(anchors: Sequence[Anchor], export: Export, names: set[str],
                     a, lambda f, t: _cap(t.format(p=p, f=a.flaw)), product=p, flaw=a.flaw)
         else:
             sets["paraphrase"].skipped["no flaw phrase"] += 1
-    sets.update(_security_verdict_sets(anchors, export))
+    sets.update(_security_verdict_sets(anchors, export, open_advisories))
     return sets
 
 
@@ -745,7 +762,8 @@ def _words(text: str) -> list[str]:
     return [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _STOP]
 
 
-def _security_verdict_sets(anchors: Sequence[Anchor], export: Export) -> dict[str, _SetBuilder]:
+def _security_verdict_sets(anchors: Sequence[Anchor], export: Export,
+                           open_advisories: Sequence[Anchor] = ()) -> dict[str, _SetBuilder]:
     """Issue 17's security verdict sets, gold from the exported explicit edges:
 
     * ``flaw_shared``: the flaw's generic wording alone (its first clause, at most GENERIC_WORDS
@@ -755,11 +773,18 @@ def _security_verdict_sets(anchors: Sequence[Anchor], export: Export) -> dict[st
     * ``lure``: the flaw's generic wording alone, asked only when the best BM25 match of the question is
       an advisory of another product that nothing supersedes (an unrelated document in force:
       the verdict must not call it in force);
-    * ``two_named``: two products each with its flaw; one verdict per named subject.
+    * ``two_named``: two products each with its flaw; one verdict per named subject;
+    * ``flaw_shared_open`` / ``lure_open``: the same two classes asked of ``open_advisories``,
+      the corpus's advisories that no benchmark query anchors (nothing supersedes them: the
+      gold is the advisory itself, in force). Five times as many documents as the anchors, so
+      the generic-wording classes get dev data of a useful size; the families and their split
+      are ``flaw_shared``'s and ``lure``'s.
     """
     fam = SECURITY_FAMILIES
     sets = {name: _SetBuilder("security", name, fam[name])
             for name in ("flaw_shared", "lure", "two_named")}
+    open_sets = {name: _SetBuilder("security", f"{name}_open", fam[name], group=name)
+                 for name in ("flaw_shared", "lure")}
     docs = {d.id: d for d in export.documents}
     bm25 = _Bm25(export.documents)
     graph = SupersessionGraph(supersession_edges(export.documents, rules=[]))
@@ -770,10 +795,11 @@ def _security_verdict_sets(anchors: Sequence[Anchor], export: Export) -> dict[st
     def in_force(doc_id: str) -> bool:
         return graph.controlling([doc_id]) == {doc_id}
 
-    for a in anchors:
+    for a, generic_sets in [*((a, sets) for a in anchors),
+                            *((a, open_sets) for a in open_advisories)]:
         if not a.flaw:
-            for name in sets:
-                sets[name].skipped["no flaw phrase"] += 1
+            for name in generic_sets:
+                generic_sets[name].skipped["no flaw phrase"] += 1
             continue
         own = products(a.anchor)
         # the flaw's generic head: its first clause, at most GENERIC_WORDS words -- the wording a
@@ -784,6 +810,8 @@ def _security_verdict_sets(anchors: Sequence[Anchor], export: Export) -> dict[st
         generic = " ".join(head) if len(head) >= 2 else ""
         if {w.lower() for w in re.findall(r"[\w.-]+", generic)} & {p.lower() for p in own}:
             generic = ""  # the wording names the anchor's own product: not a generic question
+        if IDENTIFIER_PATTERNS["security"].search(generic):
+            generic = ""  # quotes an identifier ("please see RUSTSEC-2018-0020"): not generic
 
         def shared(family: str, template: str, a: Anchor = a, own: set[str] = own,
                    generic: str = generic) -> Made | None:
@@ -798,8 +826,9 @@ def _security_verdict_sets(anchors: Sequence[Anchor], export: Export) -> dict[st
                        and not products(d) & own and score >= FIT_SHARE * mine]
             return (question, {"also_fits": fitting}) if fitting else None
 
-        if not sets["flaw_shared"].try_families(a, shared, flaw=generic):
-            sets["flaw_shared"].skipped["no other product's advisory fits the wording"] += 1
+        if not generic_sets["flaw_shared"].try_families(a, shared, flaw=generic):
+            generic_sets["flaw_shared"].skipped[
+                "no other product's advisory fits the wording"] += 1
 
         def lure(family: str, template: str, a: Anchor = a, own: set[str] = own,
                  generic: str = generic) -> Made | None:
@@ -815,8 +844,9 @@ def _security_verdict_sets(anchors: Sequence[Anchor], export: Export) -> dict[st
                 return None
             return question, {"lure": best}
 
-        if not sets["lure"].try_families(a, lure, flaw=generic):
-            sets["lure"].skipped["best lexical match is not another product's open advisory"] += 1
+        if not generic_sets["lure"].try_families(a, lure, flaw=generic):
+            generic_sets["lure"].skipped[
+                "best lexical match is not another product's open advisory"] += 1
     # two named products: each anchor with the next one of its split (a stable order)
     by_split: dict[str, list[Anchor]] = {}
     for a in anchors:
@@ -843,7 +873,7 @@ def _security_verdict_sets(anchors: Sequence[Anchor], export: Export) -> dict[st
                 "info": {"source_anchor": first.source_id,
                          "source_anchors": [first.source_id, second.source_id]},
             })
-    return sets
+    return {**sets, **{b.name: b for b in open_sets.values()}}
 
 
 def _drug_sets(anchors: Sequence[Anchor], export: Export, names: set[str],
@@ -1016,7 +1046,11 @@ def build_variants(domain: str, raw_dir: Path, *, seed: int = 13,
     make = _security_anchor if domain == "security" else _drug_anchor
     anchors = [make(q, by_id, export.new_id) for q in bench.queries]
     names = _names(domain, bench, export)
-    builders = (_security_sets if domain == "security" else _drug_sets)(anchors, export, names)
+    if domain == "security":
+        builders = _security_sets(anchors, export, names,
+                                  _open_advisories(bench, export, by_id, anchors))
+    else:
+        builders = _drug_sets(anchors, export, names)
     sets = {name: b.rows for name, b in builders.items()}
     _check(export, sets)
     stats = {

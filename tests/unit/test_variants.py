@@ -22,7 +22,7 @@ from car_graph_benchmarks.questions import one_edit
 # The suites read the raw corpora through the ``raw_corpora`` fixture (tests/corpora.py), which
 # marks every test using them ``corpora``: without the corpora they skip, ``make unit`` leaves
 # them out. The pure helpers at the end need nothing.
-SMALL = {"n_distractors": 60}
+SMALL = {"n_distractors": 600}
 
 
 @functools.cache
@@ -348,17 +348,26 @@ def test_security_verdict_sets_follow_their_definitions(security_suite):
     def products(doc_id: str) -> set[str]:
         return set(docs[doc_id].scope.get("product", ()))
 
-    for name in ("flaw_shared", "lure"):
+    for name in ("flaw_shared", "lure", "flaw_shared_open", "lure_open"):
         for row in suite.sets[name]:
             (anchor,) = row["anchors"]
             words = set(re.findall(r"[\w.-]+", row["question"].lower()))
             assert not {p.lower() for p in products(anchor)} & words, row["question"]
-            others = row["info"]["also_fits"] if name == "flaw_shared" else [row["info"]["lure"]]
+            others = (row["info"]["also_fits"] if name.startswith("flaw_shared")
+                      else [row["info"]["lure"]])
             assert others, row["id"]
             for other in others:
                 assert docs[other].kind == "advisory" and not products(other) & products(anchor)
-            if name == "lure":
+            if name.startswith("lure"):
                 assert row["info"]["lure"] not in superseded, row["id"]
+    # the open sets ask of advisories no other set anchors, each in force: its own gold
+    anchored = {a for rows in (suite.sets["flaw_shared"], suite.sets["lure"],
+                               suite.sets["paraphrase"]) for row in rows for a in row["anchors"]}
+    for name in ("flaw_shared_open", "lure_open"):
+        assert suite.sets[name], name
+        for row in suite.sets[name]:
+            assert row["gold"] == row["anchors"] and row["anchors"][0] not in superseded
+            assert not set(row["anchors"]) & anchored, row["id"]
     for row in suite.sets["two_named"]:
         first, second = row["anchors"]
         assert not products(first) & products(second), row["id"]
