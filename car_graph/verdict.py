@@ -12,7 +12,8 @@ A verdict asserts a single subject only when the evidence singles it out (``judg
   identifier adds 2.5, more than dense + lexical can reach); or
 * every anchor within the margin (a *close candidate*) leads to the same controlling documents,
   so the reading does not change the answer; or
-* exactly one close candidate holds, in its scope, the names the question gives.
+* exactly one close candidate holds, in its scope, the names the question gives, and no
+  other close candidate fits the question's own words better (``outfitted``).
 
 Otherwise the verdict is ``AMBIGUOUS``: it lists the close candidates, each with its own status
 and controlling documents, and is never IN FORCE -- the summary says which readings are voided
@@ -449,9 +450,24 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
     named = [g for g in mention_groups(retrieval.question_entities)
              if any(set(g) & holds[a] for a in close)]
     holders = [a for a in close if named and all(set(g) & holds[a] for g in named)]
-    if len(holders) == 1:
+    if len(holders) == 1 and (holds[holders[0]] & set(retrieval.question_identifiers)
+                              or not outfitted(retrieval, holders[0], close)):
         return single(holders[0], "named in the question")
     return _ambiguous(retrieval, explanations, close, margin, lead, top)
+
+
+def outfitted(retrieval: Retrieval, named: str, close: Sequence[str]) -> bool:
+    """Another close candidate fits the question's own words better than ``named``, the one
+    holding what the question names (``text_fit``, boosts aside). Then the name alone does not
+    single ``named`` out: the question may use it as an ordinary word ("a Cross-Site WebSocket
+    Hijacking" and a project named websockets, "decoding a tensor from protobuf" and one named
+    protobuf) about the other document. An identifier the question gives is no ordinary word:
+    ``judge`` does not ask this of its holder. Unknown fits (a hand-made retrieval): False."""
+    mine = text_fit(retrieval, named)
+    if mine is None:
+        return False
+    return any((fit := text_fit(retrieval, other)) is not None and fit > mine
+               for other in close if other != named)
 
 
 def _ambiguous(retrieval: Retrieval, explanations: Mapping[str, Explanation],

@@ -21,6 +21,7 @@ from car_graph.verdict import (
     named_verdict,
     not_the_whole_question,
     outcome,
+    outfitted,
     several,
     subject_mentions,
     text_fit,
@@ -134,6 +135,30 @@ def test_the_only_close_candidate_holding_the_named_entity_is_the_subject() -> N
     assert [c.kind for c in both.candidates] == [VerdictKind.IN_FORCE, VerdictKind.WITHDRAWN,
                                                  VerdictKind.SUPERSEDED]
     assert "2 of these readings point to a document no longer in force" in both.summary
+
+
+def test_a_named_candidate_another_close_one_outfits_in_words_is_not_singled_out() -> None:
+    # A holds the name the question gives (boosted to the top), B fits the question's own words
+    # better: the name may be an ordinary word of a question about B -- list both, assert none
+    r = replace(retrieval((A, B), (2.4, 1.6), entities=("product:alpha",)),
+                anchor_held=(("product:alpha",), ()), anchor_text_scores=(1.4, 1.6))
+    held = dict(zip(r.anchors, r.anchor_held, strict=True))
+    assert outfitted(r, A, (A, B)) and not outfitted(r, B, (A, B))
+    verdict = judge(r, EXPLAINED, margin=1.0, held=held)
+    assert verdict.kind is VerdictKind.AMBIGUOUS and not verdict.decisive
+    assert {c.subject_id for c in verdict.candidates} == {A, B}
+    # the named one fits at least as well: singled out by the name, as before
+    fits = replace(r, anchor_text_scores=(1.6, 1.6))
+    named = judge(fits, EXPLAINED, margin=1.0, held=held)
+    assert named.decisive and named.subject_id == A
+    assert named.singled_out_by == "named in the question"
+    # an identifier the question gives is no ordinary word: its holder stays singled out
+    by_id = replace(r, question_entities=("cve:cve-1",), question_identifiers=("cve:cve-1",),
+                    anchor_held=(("cve:cve-1",), ()))
+    held_id = dict(zip(by_id.anchors, by_id.anchor_held, strict=True))
+    assert judge(by_id, EXPLAINED, margin=1.0, held=held_id).subject_id == A
+    # unknown fits (a hand-made retrieval): the name is trusted
+    assert not outfitted(replace(r, anchor_text_scores=()), A, (A, B))
 
 
 def test_nothing_retrieved_is_not_found() -> None:
