@@ -25,13 +25,18 @@ pytestmark = [pytest.mark.neo4j, pytest.mark.models]
 QUESTIONS = int(os.environ.get("CAR_SCALE_SMOKE_QUESTIONS", "20"))
 
 
-def test_scale_benchmark_smoke_produces_a_sane_report(db: neo4j.Driver, extractor, tmp_path: Path) -> None:
+def test_scale_benchmark_smoke_produces_a_sane_report(db: neo4j.Driver, neo4j_target, extractor,
+                                                      tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
     stats = scale.generate(corpus, 1000, n_questions=QUESTIONS, seed=3)
     assert stats["documents"] == 1000
 
     result = bench.run_scale(db, corpus, bench.HashEmbedder(), extractor, vectors="random (smoke)",
-                             reingest=300, concurrency=(1, 4), additions=200)
+                             reingest=300, concurrency=(1, 4), additions=200,
+                             baseline=("random, 64 dimensions (smoke baseline)",
+                                       bench.HashEmbedder(dimensions=64)),
+                             baseline_docs=150, uri=neo4j_target.uri,
+                             database=neo4j_target.database)
 
     ingest = result["ingest"]
     assert ingest["documents"] == 1000 and ingest["skipped"] == 0
@@ -58,6 +63,13 @@ def test_scale_benchmark_smoke_produces_a_sane_report(db: neo4j.Driver, extracto
     # without the supersession walk it misses what replaced them
     assert result["latency"]["graphrag_hybrid"]["strict_tca_at_5"] < result["latency"]["car"]["strict_tca_at_5"]
     assert result["question_analysis"]["n"] == QUESTIONS and result["question_analysis"]["p50_ms"] > 0
+    # the baseline's rate is measured last on an emptied database: its own documents only,
+    # vectors of its own dimension (a leftover index of the main embedder would refuse them)
+    baseline = result["baseline"]["ingest"]
+    assert baseline["documents"] == 150 and baseline["docs_per_s"] > 0
+    assert baseline["stages_s"]["embedding"] > 0
+    with db.session(database=neo4j_target.database) as session:
+        assert session.run("MATCH (d:Document) RETURN count(d) AS n").single()["n"] == 150
     assert result["ratios"]["car_e2e_p50_over_graphrag_hybrid_e2e_p50"] > 0
     assert result["rss"]["python_peak"] > 0
     assert any("rows=" in line for line in result["profile"]["closure"])
@@ -82,6 +94,9 @@ def test_scale_benchmark_smoke_produces_a_sane_report(db: neo4j.Driver, extracto
     assert "| neo4j-graphrag HybridRetriever end to end |" in text
     assert "car end-to-end p50 <= 1.2 x neo4j-graphrag HybridRetriever end-to-end p50" in text
     assert "| graphrag_hybrid_e2e |" in text and "question analysis p50 <= 8 ms" in text
+    assert "The float32 baseline in the same run (random, 64 dimensions (smoke baseline)" in text
+    # the ingest-rate target is stated for real embeddings only
+    assert "docs/s with real embeddings" not in text
 
 
 def test_partial_components_smoke_compares_both_corpora_side_by_side(db: neo4j.Driver, neo4j_target,

@@ -58,3 +58,30 @@ def test_profiled_statement_is_the_catalogue_text_behind_profile() -> None:
     profiled = cypher.statement("search_vector", profile=True)
     assert profiled.startswith("PROFILE") and profiled.endswith(plain)
     assert not plain.lstrip().upper().startswith("PROFILE")
+
+
+def _real_scale(docs_per_s: float, baseline_docs_per_s: float | None) -> dict:
+    latency = {name: {"p50_ms": 10.0, "strict_tca_at_5": 1.0} for name in ("car", "vector", "reference")}
+    result = {"vectors": "all-MiniLM-L6-v2 onnx-int8", "latency": latency,
+              "ingest": {"docs_per_s": docs_per_s, "overhead_beyond_embedding": 0.1},
+              "ratios": {"car_p50_over_vector_p50": 1.0, "reference_p50_over_car_p50": 1.0},
+              "throughput_qps": {}}
+    if baseline_docs_per_s is not None:
+        result["baseline"] = {"vectors": "all-MiniLM-L6-v2 torch-fp32",
+                              "ingest": {"docs_per_s": baseline_docs_per_s, "documents": 10_000}}
+    return result
+
+
+def test_the_ingest_rate_target_is_judged_beside_the_baseline_measured_in_the_same_run() -> None:
+    def rate_row(result: dict) -> tuple:
+        return next(row for row in bench._targets(result) if row[0] == "ingest_rate")
+
+    _key, target, measured, met = rate_row(_real_scale(151.0, 37.75))
+    assert met is True and "150" in target
+    assert "torch-fp32 37.75 docs/s on the first 10,000 documents" in measured
+    assert measured.endswith("4.00x")
+    assert rate_row(_real_scale(149.9, 37.75))[3] is False
+    # no baseline measured (an older stored run), or random vectors: no ingest-rate row
+    assert all(row[0] != "ingest_rate" for row in bench._targets(_real_scale(151.0, None)))
+    random = {**_real_scale(400.0, 37.75), "vectors": "random unit vectors"}
+    assert all(row[0] != "ingest_rate" for row in bench._targets(random))
