@@ -214,6 +214,7 @@ class Retriever:
             "known_at": known_at,
             "domain": domain,
             "candidates": max(self.settings.candidates, k),
+            "holders": 0,
             "entity_boost": self.settings.entity_boost,
             "coverage_boost": self.settings.coverage_boost,
             "scope_cap": self.settings.scope_cap,
@@ -223,7 +224,7 @@ class Retriever:
     def _anchor_parameters(self, params: Mapping[str, Any]) -> dict[str, Any]:
         return {key: params[key] for key in (
             "embedding", "entities", "entity_boost", "coverage_boost", "as_of", "known_at", "domain", "anchors",
-            "candidates", "scope_cap")} | {"fulltext": params["anchor_fulltext"]}
+            "candidates", "scope_cap", "holders")} | {"fulltext": params["anchor_fulltext"]}
 
     def retrieve(
         self, question: str, k: int = 5, as_of: date | None = None, domain: str | None = None,
@@ -242,6 +243,9 @@ class Retriever:
         as known at ``known_at`` too)."""
         for attempt in range(1, VERSION_ATTEMPTS + 1):
             params = self._common(question, k, as_of, domain, known_at)
+            # a verdict judges each subject a question names among its holders: with readings,
+            # each linked entity's best k holders come back wherever they rank
+            params["holders"] = k if readings else 0
             found = self.store.read("car", **self._anchor_parameters(params), k=k,
                                     readings=readings, reading_margin=reading_margin,
                                     reading_limit=EXPLAIN_LIMIT)
@@ -297,6 +301,7 @@ class Retriever:
             question_identifiers=tuple(f"{e['type']}:{e['key']}" for e in params["entities"]
                                        if e["mentions"]),
             readings=explained,
+            beyond=sum(1 for a in anchors if a["rank"] >= params["anchors"]),
         )
 
     def _explanation(self, reading: Mapping[str, Any], as_of: date | None,

@@ -114,6 +114,10 @@ class Retrieval:
     # the closures the same statement walked for the anchors a verdict may name (asked for with
     # ``readings``): what ``explain`` would say of each, best anchor first. Not in to_json.
     readings: tuple[Explanation, ...] = ()
+    # the last ``beyond`` of ``anchors`` are not among the top ones: holders of a linked entity
+    # returned wherever they rank (anchors.cypher's $holders) for a verdict that judges each
+    # subject a question names among its holders. Not in to_json.
+    beyond: int = 0
 
     @property
     def ids(self) -> list[str]:
@@ -124,11 +128,12 @@ class Retrieval:
         return {
             "question": self.question,
             "as_of": self.as_of,
-            "anchors": list(self.anchors),
+            "anchors": list(self.anchors[:len(self.anchors) - self.beyond]),
             "suppressed": self.suppressed,
             "ambiguous_scopes": list(self.ambiguous_scopes),
             "question_entities": list(self.question_entities),
-            "anchor_scores": [round(x, 6) for x in self.anchor_scores],
+            "anchor_scores": [round(x, 6) for x in
+                              self.anchor_scores[:len(self.anchor_scores) - self.beyond]],
             "results": [
                 {**asdict(r), "status": str(r.status), "chain": [asdict(h) for h in r.chain]}
                 for r in self.results

@@ -606,13 +606,23 @@ def text_fit(retrieval: Retrieval, anchor: str) -> float | None:
 
 def subject_mentions(retrieval: Retrieval, held: Mapping[str, Iterable[str]],
                      k: int) -> list[tuple[str, ...]]:
-    """The question's mentions (``mention_groups``) that some of the top k anchors hold. A
-    mention none of them holds (a common word read as a name elsewhere in the corpus) names no
-    subject the retrieval can speak to."""
+    """The question's mentions (``mention_groups``) that some of the top k anchors hold, or
+    whose best holder further down (anchors.cypher's ``$holders``: a question naming several
+    documents, one of whose words outrank the other's) fits the question's own words at
+    ``MIN_TEXT_FIT`` or more. A mention no such document holds (a common word read as a name
+    elsewhere in the corpus) names no subject the retrieval can speak to."""
     top = list(retrieval.anchors[:k])
-    holds = {a: set(held.get(a, ())) for a in top}
+    holds = {a: set(held.get(a, ())) for a in retrieval.anchors}
+
+    def named(group: tuple[str, ...]) -> bool:
+        if any(set(group) & holds[a] for a in top):
+            return True
+        best = next((a for a in retrieval.anchors[k:] if set(group) & holds[a]), None)
+        fit = text_fit(retrieval, best) if best is not None else None
+        return fit is not None and fit >= MIN_TEXT_FIT
+
     return [g for g in mention_groups(list(dict.fromkeys(retrieval.question_entities)))
-            if any(set(g) & holds[a] for a in top)]
+            if named(g)]
 
 
 def weakly_named(verdict: Verdict, retrieval: Retrieval, held: Mapping[str, Iterable[str]],
@@ -636,17 +646,17 @@ def weakly_named(verdict: Verdict, retrieval: Retrieval, held: Mapping[str, Iter
 def named_subjects(retrieval: Retrieval, held: Mapping[str, Iterable[str]],
                    k: int) -> list[tuple[str, ...]]:
     """For a question with two or more mentions that name a subject (``subject_mentions``)
-    that no single one of the top k anchors holds together: per mention, the anchors holding
-    it, best first (the question is about several documents). Empty when one anchor holds
-    them all (one subject) or fewer than two mentions name a subject."""
+    that no single one of the top k anchors holds together: per mention, the (at most k)
+    anchors holding it, best first, wherever they rank (the question is about several
+    documents). Empty when one anchor holds them all (one subject) or fewer than two mentions
+    name a subject."""
     groups = subject_mentions(retrieval, held, k)
     if len(groups) < 2:
         return []
-    top = list(retrieval.anchors[:k])
-    holds = {a: set(held.get(a, ())) for a in top}
-    if any(all(set(g) & holds[a] for g in groups) for a in top):
+    holds = {a: set(held.get(a, ())) for a in retrieval.anchors}
+    if any(all(set(g) & holds[a] for g in groups) for a in retrieval.anchors[:k]):
         return []
-    return [tuple(a for a in top if set(g) & holds[a]) for g in groups]
+    return [tuple(a for a in retrieval.anchors if set(g) & holds[a])[:k] for g in groups]
 
 
 def answered_subject(verdict: Verdict, retrieval: Retrieval, held: Mapping[str, Iterable[str]],

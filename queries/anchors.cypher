@@ -20,8 +20,12 @@
 //         the versions recorded then are kept),
 //         $domain string|null,
 //         $anchors int (anchors returned), $candidates int (candidates per source),
-//         $scope_cap int (largest scope enumerated whole)
-// returns: doc_id string, score float (fused), rank int (0 = best), held list<string> ("type:key"
+//         $scope_cap int (largest scope enumerated whole),
+//         $holders int (a question linking two or more entities also returns, per entity, its
+//         best $holders holders wherever they rank -- a question naming several documents is
+//         about each, and the words of one may outrank the other's; 0: none beyond the top ones)
+// returns: doc_id string, score float (fused), rank int (0 = best; a holder returned beyond the
+//          top ones keeps its rank among all candidates), held list<string> ("type:key"
 //          of the linked entities the document is scoped to, identified or named by: the
 //          verdict's evidence that the question names it)
 CALL () {
@@ -133,7 +137,11 @@ WITH doc, dense, held,
        END
      + scoped AS fused
 ORDER BY fused DESC, dense DESC, doc.id
-LIMIT $anchors
 WITH collect({id: doc.id, score: fused, held: held}) AS ranked
+WITH ranked, CASE WHEN size($entities) >= 2 AND $holders > 0
+  THEN reduce(acc = [], named IN $entities | acc
+         + [i IN range(0, size(ranked) - 1) WHERE named.type + ':' + named.key IN ranked[i].held][..$holders])
+  ELSE [] END AS holders
 UNWIND range(0, size(ranked) - 1) AS rank
+WITH ranked, rank WHERE rank < $anchors OR rank IN holders
 RETURN ranked[rank].id AS doc_id, ranked[rank].score AS score, rank, ranked[rank].held AS held

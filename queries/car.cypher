@@ -7,7 +7,8 @@
 // Readings: CarClient.answer needs, besides the results, the whole closure of each anchor it may
 // name as the subject -- the top $readings anchors whose fused score is within $reading_margin
 // of the best, and, when the question links two or more entities, the top $readings anchors
-// holding any of them (a question naming several documents). Their anchor maps carry
+// holding any of them (a question naming several documents), and each entity's best $holders
+// holders, wherever they rank (anchors.cypher returns them). Their anchor maps carry
 // `reading: $reading_limit` and closure.cypher returns their closures from the same walk, so a
 // verdict costs no second statement. $readings = 0 (plain retrieval) asks for none.
 // params: those of anchors.cypher and closure.cypher, but closure's list of anchors (bound to
@@ -26,10 +27,18 @@ CALL () {
   //@include anchors
 }
 WITH graph_version, collect({id: doc_id, rank: rank, score: score, held: held}) AS anchors
+// each linked entity's best $holders holders (those beyond the top ones included): the readings
+// of the subjects a question naming several documents names
+WITH graph_version, anchors,
+     CASE WHEN size($entities) >= 2
+       THEN reduce(acc = [], named IN $entities | acc
+              + [a IN anchors WHERE named.type + ':' + named.key IN a.held | a.id][..$holders])
+       ELSE [] END AS named_holders
 WITH graph_version, [a IN anchors | a {.*, reading: CASE
         WHEN a.rank < $readings
              AND (a.score >= anchors[0].score - $reading_margin
                   OR (size($entities) >= 2 AND size(a.held) > 0)) THEN $reading_limit
+        WHEN a.id IN named_holders THEN $reading_limit
         ELSE 0 END}] AS anchors
 OPTIONAL CALL (anchors) {
   //@include closure $anchors=anchors

@@ -102,7 +102,7 @@ def test_car_is_anchors_handed_to_closure_in_one_statement() -> None:
     assert anchors[0] in body and anchors[-1] in body
     # closure's list parameter is bound to the collected anchors; anchors' count stays a parameter
     assert closure[0] == "UNWIND $anchors AS a" and "UNWIND anchors AS a" in body
-    assert "LIMIT $anchors" in body
+    assert "WITH ranked, rank WHERE rank < $anchors OR rank IN holders" in body
     assert cypher.declared_parameters("car")["anchors"].type == "int"
     assert {"k", "embedding", "entities", "fulltext", "as_of"} <= set(cypher.declared_parameters("car"))
     assert cypher.includes("car") == [("graph_version", {}), ("anchors", {}), ("closure", {"anchors": "anchors"})]

@@ -179,6 +179,30 @@ def test_a_question_naming_two_subjects_gets_one_verdict_each() -> None:
     assert {s.subject for s in outcome(verdict).subjects} == {A, B}
 
 
+def test_a_named_subject_beyond_the_top_k_counts_when_its_holder_fits_the_question() -> None:
+    # the words of beta's flaw fill the top 2; alpha's advisory comes back at rank 2 only as a
+    # holder (anchors.cypher's $holders): it names a second subject when it fits the question's
+    # own words, and is a common word read as a name when it does not
+    def ranked(fit_of_a: float) -> Retrieval:
+        return replace(retrieval((B, C, A), (3.0, 2.9, 1.2),
+                                 entities=("product:alpha", "product:beta")),
+                       anchor_held=(("product:beta",), ("product:beta",), ("product:alpha",)),
+                       anchor_text_scores=(2.0, 1.9, fit_of_a))
+
+    fits = ranked(0.8)
+    held = dict(zip(fits.anchors, fits.anchor_held, strict=True))
+    assert subject_mentions(fits, held, k=2) == [("product:alpha",), ("product:beta",)]
+    assert named_subjects(fits, held, k=2) == [(A,), (B, C)]
+    verdict = verdict_for(fits, EXPLAINED.__getitem__, k=2, margin=1.0)
+    assert verdict.kind is VerdictKind.MULTIPLE
+    assert verdict.subjects[0].subject_id == A
+    # the same holder fitting nothing else the question says: no second subject
+    weak = ranked(0.3)
+    assert subject_mentions(weak, held, k=2) == [("product:beta",)]
+    assert named_subjects(weak, held, k=2) == []
+    assert verdict_for(weak, EXPLAINED.__getitem__, k=2, margin=1.0).kind is not VerdictKind.MULTIPLE
+
+
 def test_outcome_reads_what_the_verdict_asserted() -> None:
     ambiguous = judge(retrieval((B, A), (2.0, 1.95)), EXPLAINED, margin=0.25)
     out = outcome(ambiguous)
