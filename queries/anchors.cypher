@@ -138,7 +138,7 @@ WITH doc, dense, held,
      + scoped AS fused
 ORDER BY fused DESC, dense DESC, doc.id
 // the top $anchors, or every candidate when holders beyond them are asked for (the LIMIT keeps
-// the common case a top-k sort)
+// every other question a top-k sort)
 LIMIT CASE WHEN size($entities) >= 2 AND $holders > 0 THEN 2147483647 ELSE $anchors END
 WITH collect({id: doc.id, score: fused, held: held}) AS ranked
 WITH ranked, CASE WHEN size($entities) >= 2 AND $holders > 0
