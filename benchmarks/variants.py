@@ -44,6 +44,7 @@ anchor is only ever asked with dev families, a test anchor with test families.
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import math
@@ -225,6 +226,11 @@ class Export:
     new_id: dict[str, str]
     identifiers: set[str]
     edges: int
+
+    @functools.cached_property
+    def graph(self) -> SupersessionGraph:
+        """The supersession relation of the exported explicit edges alone (the gold's)."""
+        return SupersessionGraph(supersession_edges(self.documents, rules=[]))
 
 
 def export_corpus(domain: str, bench: DomainBenchmark) -> Export:
@@ -636,7 +642,7 @@ def _open_advisories(bench: DomainBenchmark, export: Export,
     """The advisories no benchmark query anchors and nothing supersedes in the export (each its
     own gold: in force), as anchors of the generic-wording verdict sets, in corpus order."""
     anchored = {a.source_id for a in anchors}
-    graph = SupersessionGraph(supersession_edges(export.documents, rules=[]))
+    graph = export.graph
     found = []
     for r in bench.documents:
         if r.kind != "advisory" or r.id in anchored:
@@ -787,7 +793,7 @@ def _security_verdict_sets(anchors: Sequence[Anchor], export: Export,
                  for name in ("flaw_shared", "lure")}
     docs = {d.id: d for d in export.documents}
     bm25 = _Bm25(export.documents)
-    graph = SupersessionGraph(supersession_edges(export.documents, rules=[]))
+    graph = export.graph
 
     def products(doc_id: str) -> set[str]:
         return set(docs[doc_id].scope.get("product", ()))
@@ -1089,7 +1095,7 @@ def _check(export: Export, sets: Mapping[str, Sequence[Mapping[str, Any]]]) -> N
     """Raise AssertionError unless every query's anchors and gold are in the corpus and the
     gold equals the controlling set on the exported explicit edges alone."""
     ids = {d.id for d in export.documents}
-    graph = SupersessionGraph(supersession_edges(export.documents, rules=[]))
+    graph = export.graph
     for rows in sets.values():
         for q in rows:
             missing = (set(q["anchors"]) | set(q["gold"])) - ids
