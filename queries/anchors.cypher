@@ -27,7 +27,8 @@
 // returns: doc_id string, score float (fused), rank int (0 = best; a holder returned beyond the
 //          top ones keeps its rank among all candidates), held list<string> ("type:key"
 //          of the linked entities the document is scoped to, identified or named by: the
-//          verdict's evidence that the question names it)
+//          verdict's evidence that the question names it), holder boolean (one of a linked
+//          entity's best $holders holders: a reading the verdict needs)
 CALL () {
   CALL db.index.vector.queryNodes('document_embedding', $candidates, $embedding) YIELD node, score
   RETURN node AS found, score AS dense, null AS lexical
@@ -145,6 +146,9 @@ WITH ranked, CASE WHEN size($entities) >= 2 AND $holders > 0
   THEN reduce(acc = [], named IN $entities | acc
          + [i IN range(0, size(ranked) - 1) WHERE named.type + ':' + named.key IN ranked[i].held][..$holders])
   ELSE [] END AS holders
+WITH [i IN range(0, size(ranked) - 1) | {id: ranked[i].id, score: ranked[i].score,
+        held: ranked[i].held, holder: i IN holders}] AS ranked, holders
 UNWIND range(0, size(ranked) - 1) AS rank
 WITH ranked, rank WHERE rank < $anchors OR rank IN holders
-RETURN ranked[rank].id AS doc_id, ranked[rank].score AS score, rank, ranked[rank].held AS held
+RETURN ranked[rank].id AS doc_id, ranked[rank].score AS score, rank, ranked[rank].held AS held,
+       ranked[rank].holder AS holder

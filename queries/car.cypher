@@ -16,7 +16,7 @@
 //         (controlling documents listed per reading)
 // returns: graph_version list<string> (graph_version.cypher's, in the same snapshot: the
 //          question was analysed against the graph as of this version, or must be again),
-//          anchors list<map {id, rank, score, held, reading}> (the same on every row), then
+//          anchors list<map {id, rank, score, held, holder, reading}> (the same on every row), then
 //          closure.cypher's columns, one row per controlling document (one row of nulls when no
 //          anchor is found)
 CALL () {
@@ -26,19 +26,13 @@ WITH version AS graph_version
 CALL () {
   //@include anchors
 }
-WITH graph_version, collect({id: doc_id, rank: rank, score: score, held: held}) AS anchors
-// each linked entity's best $holders holders (those beyond the top ones included): the readings
-// of the subjects a question naming several documents names
-WITH graph_version, anchors,
-     CASE WHEN size($entities) >= 2
-       THEN reduce(acc = [], named IN $entities | acc
-              + [a IN anchors WHERE named.type + ':' + named.key IN a.held | a.id][..$holders])
-       ELSE [] END AS named_holders
+WITH graph_version, collect({id: doc_id, rank: rank, score: score, held: held, holder: holder}) AS anchors
 WITH graph_version, [a IN anchors | a {.*, reading: CASE
         WHEN a.rank < $readings
              AND (a.score >= anchors[0].score - $reading_margin
                   OR (size($entities) >= 2 AND size(a.held) > 0)) THEN $reading_limit
-        WHEN a.id IN named_holders THEN $reading_limit
+        // one of a linked entity's best holders (anchors.cypher's $holders), wherever it ranks
+        WHEN a.holder THEN $reading_limit
         ELSE 0 END}] AS anchors
 OPTIONAL CALL (anchors) {
   //@include closure $anchors=anchors
