@@ -450,10 +450,16 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
     named = [g for g in mention_groups(retrieval.question_entities)
              if any(set(g) & holds[a] for a in close)]
     holders = [a for a in close if named and all(set(g) & holds[a] for g in named)]
-    if len(holders) == 1 and (holds[holders[0]] & set(retrieval.question_identifiers)
+    if len(holders) == 1 and (identified(retrieval, holds[holders[0]])
                               or not outfitted(retrieval, holders[0], close)):
         return single(holders[0], "named in the question")
     return _ambiguous(retrieval, explanations, close, margin, lead, top)
+
+
+def identified(retrieval: Retrieval, holds: Iterable[str]) -> bool:
+    """The document holds an identifier the question gives ("type:key" of ``holds``): no
+    ordinary word, so it singles the document out whatever else fits the question's words."""
+    return not set(holds).isdisjoint(retrieval.question_identifiers)
 
 
 def outfitted(retrieval: Retrieval, named: str, close: Sequence[str]) -> bool:
@@ -635,7 +641,7 @@ def weakly_named(verdict: Verdict, retrieval: Retrieval, held: Mapping[str, Iter
     subject = verdict.subject_id
     if subject is None or not verdict.decisive:
         return False
-    if set(held.get(subject, ())) & set(retrieval.question_identifiers):
+    if identified(retrieval, held.get(subject, ())):
         return False
     fit = text_fit(retrieval, subject)
     if fit is None or fit >= MIN_TEXT_FIT:
