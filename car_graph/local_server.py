@@ -127,6 +127,14 @@ MEMORY_PROFILES: dict[str, MemoryProfile] = {
 }
 DEFAULT_MEMORY = "small"
 
+# Server tuning car-graph writes unless extra settings replace it. Neo4j's vector index adds a
+# Lucene segment per committed write and merges them only when 50 (its default merge factor)
+# are alike in size, so an ingest of many batches leaves dozens of small segments, each searched
+# on its own by every vector query; merging at 4 keeps a handful (docs/benchmarks-findings.md
+# §10). An internal setting of 5.26: a server car-graph does not manage can set it in its own
+# neo4j.conf.
+TUNING: dict[str, str] = {"internal.dbms.index.vector.standard_merge_factor": "4"}
+
 
 def memory_profile(name: str | None = None, heap: str | None = None,
                    pagecache: str | None = None) -> MemoryProfile:
@@ -179,8 +187,9 @@ class LocalNeo4j:
 
     def __init__(self, home: Path, version: str, instance: str = "default", *,
                  extra_settings: Mapping[str, str] | None = None) -> None:
-        """``extra_settings`` are further neo4j.conf lines (tuning); they may not replace the
-        ones car-graph writes (addresses, directories, authentication, memory)."""
+        """``extra_settings`` are further neo4j.conf lines (tuning); they may replace
+        ``TUNING`` but not the ones car-graph writes (addresses, directories, authentication,
+        memory)."""
         if not instance or not all(c.isalnum() or c in "-_" for c in instance):
             raise ServerError(f"instance name {instance!r} must be letters, digits, '-' or '_'")
         self.home = Path(home).expanduser().resolve()
@@ -591,6 +600,7 @@ class LocalNeo4j:
         }
         if clashing := sorted(settings.keys() & self.extra_settings.keys()):
             raise ServerError(f"extra settings may not replace car-graph's own: {', '.join(clashing)}")
+        settings.update(TUNING)
         settings.update(self.extra_settings)
         lines = ["# Written by car-graph on every start; edits are overwritten.", ""]
         lines += [f"{key}={value}" for key, value in settings.items()]

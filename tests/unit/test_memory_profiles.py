@@ -1,5 +1,5 @@
 """What reaches neo4j.conf and what is refused: `car-graph neo4j start --memory/--heap/--pagecache`,
-and LocalNeo4j(extra_settings=...), further lines never in place of car-graph's own."""
+and LocalNeo4j(extra_settings=...), further lines in place of car-graph's tuning, never of its own."""
 
 from __future__ import annotations
 
@@ -85,3 +85,14 @@ def test_extra_settings_are_written_beside_car_graphs_own(tmp_path: Path) -> Non
 def test_an_extra_setting_may_not_replace_the_loopback_binding(tmp_path: Path) -> None:
     with pytest.raises(ServerError, match=r"server\.default_listen_address"):
         _conf(tmp_path, memory_profile("small"), {"server.default_listen_address": "0.0.0.0"})
+
+
+def test_the_vector_index_merges_its_segments_at_four_by_default(tmp_path: Path) -> None:
+    conf = _conf(tmp_path, memory_profile("small"))
+    assert conf["internal.dbms.index.vector.standard_merge_factor"] == "4"
+
+
+def test_an_extra_setting_may_replace_car_graphs_tuning(tmp_path: Path) -> None:
+    conf = _conf(tmp_path, memory_profile("small"),
+                 {"internal.dbms.index.vector.standard_merge_factor": "50"})
+    assert conf["internal.dbms.index.vector.standard_merge_factor"] == "50"
