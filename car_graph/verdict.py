@@ -13,7 +13,9 @@ A verdict asserts a single subject only when the evidence singles it out (``judg
 * every anchor within the margin (a *close candidate*) leads to the same controlling documents,
   so the reading does not change the answer; or
 * exactly one close candidate holds, in its scope, the names the question gives, and no
-  other close candidate fits the question's own words better (``outfitted``).
+  other close candidate fits the question's own words better (``outfitted``); or
+* exactly one close candidate's whole title (of ``MIN_QUOTED_TITLE_WORDS`` words or more) is
+  quoted in the question, and no other close candidate fits its words better.
 
 Otherwise the verdict is ``AMBIGUOUS``: it lists the close candidates, each with its own status
 and controlling documents, and is never IN FORCE -- the summary says which readings are voided
@@ -60,6 +62,9 @@ VERDICT_MARGIN = 1.0
 # (docs/rag.md): every decisive name-held subject there fits at >= 1.0 (the named subjects of the
 # two-named sets at >= 0.68 but one, 0.24, superseded); the spurious in-force one at 0.27.
 MIN_TEXT_FIT = 0.5
+# The fewest words a title needs for the question quoting it whole to single its document out
+# (``quotes_title``). Chosen on the dev splits (docs/rag.md).
+MIN_QUOTED_TITLE_WORDS = 4
 # Voided: a reading under which the document asked about is no longer (wholly) in force.
 VOIDED_KINDS = frozenset({"superseded", "partially_superseded", "withdrawn", "unresolved"})
 
@@ -453,7 +458,28 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
     if len(holders) == 1 and (identified(retrieval, holds[holders[0]])
                               or not outfitted(retrieval, holders[0], close)):
         return single(holders[0], "named in the question")
+    # a close candidate whose whole title the question quotes, alone among them, is the one it
+    # means ("Has the Go flaw 'unbounded read from invalid inputs in encoding/binary' been dealt
+    # with?" among the product's advisories) -- unless another fits the question's words better
+    quoted = [a for a in close if quotes_title(retrieval.question, explanations[a].title)]
+    if len(quoted) == 1 and not outfitted(retrieval, quoted[0], close):
+        return single(quoted[0], "title quoted in the question")
     return _ambiguous(retrieval, explanations, close, margin, lead, top)
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[^\W_]+", text.casefold())
+
+
+def quotes_title(question: str, title: str) -> bool:
+    """The question contains the title's words in order, as a run of whole words, and the
+    title has at least ``MIN_QUOTED_TITLE_WORDS`` of them: a short title ("Denial of service",
+    a bare drug name) is a phrase other documents' questions use too."""
+    wanted = _words(title)
+    if len(wanted) < MIN_QUOTED_TITLE_WORDS:
+        return False
+    said = _words(question)
+    return any(said[i:i + len(wanted)] == wanted for i in range(len(said) - len(wanted) + 1))
 
 
 def identified(retrieval: Retrieval, holds: Iterable[str]) -> bool:

@@ -22,6 +22,7 @@ from car_graph.verdict import (
     not_the_whole_question,
     outcome,
     outfitted,
+    quotes_title,
     several,
     subject_mentions,
     text_fit,
@@ -159,6 +160,38 @@ def test_a_named_candidate_another_close_one_outfits_in_words_is_not_singled_out
     assert judge(by_id, EXPLAINED, margin=1.0, held=held_id).subject_id == A
     # unknown fits (a hand-made retrieval): the name is trusted
     assert not outfitted(replace(r, anchor_text_scores=()), A, (A, B))
+
+
+def test_quoting_a_title_whole_needs_its_words_in_order_and_enough_of_them() -> None:
+    title = "Unbounded read from invalid inputs in encoding/binary"
+    assert quotes_title('Has the Go flaw "unbounded read from invalid inputs in encoding/binary" '
+                        "been dealt with?", title)
+    assert not quotes_title("Has the unbounded read in encoding/binary been dealt with?", title)
+    assert not quotes_title("Is the read from invalid inputs fixed?", title)
+    # a short title is an ordinary phrase of other documents' questions
+    assert not quotes_title("Is the denial of service in alpha fixed?", "Denial of service")
+    # whole words only: "parsersx" is not "parsers"
+    assert not quotes_title("Is the ReDoS in the parsersx module fixed?", "ReDoS in the parsers")
+    assert quotes_title("Is the ReDoS in the parsers module fixed?", "ReDoS in the parsers")
+
+
+def test_the_one_close_candidate_whose_title_the_question_quotes_is_singled_out() -> None:
+    explained = {**EXPLAINED,
+                 A: replace(EXPLAINED[A], title="Parser flaw in the alpha tokenizer"),
+                 B: replace(EXPLAINED[B], title="Crash in the beta tokenizer")}
+    r = replace(retrieval((B, A), (1.9, 1.6)),
+                question="Is the parser flaw in the alpha tokenizer still unpatched?",
+                anchor_text_scores=(1.5, 1.6))
+    verdict = judge(r, explained, margin=1.0)
+    assert verdict.decisive and verdict.subject_id == A
+    assert verdict.kind is VerdictKind.SUPERSEDED
+    assert verdict.singled_out_by == "title quoted in the question"
+    # another close candidate fits the question's words better: not singled out by the quote
+    outfit = judge(replace(r, anchor_text_scores=(1.8, 1.6)), explained, margin=1.0)
+    assert outfit.kind is VerdictKind.AMBIGUOUS
+    # two quoted titles: the quote does not choose between them
+    both = {**explained, B: replace(explained[B], title="the alpha tokenizer still unpatched")}
+    assert judge(r, both, margin=1.0).kind is VerdictKind.AMBIGUOUS
 
 
 def test_nothing_retrieved_is_not_found() -> None:
