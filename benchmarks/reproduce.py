@@ -708,14 +708,16 @@ def _synthetic_benchmark() -> _Benchmark:
                       load_rules(bench.rules_path))
 
 
-def _domain_benchmark(domain: str, raw_dir: Path, n_distractors: int, seed: int) -> _Benchmark:
-    """One real domain: its TEST split only (dev is for tuning), scored on the source links."""
+def _domain_benchmark(domain: str, raw_dir: Path, n_distractors: int, seed: int,
+                      split: str = REPORTED_SPLIT) -> _Benchmark:
+    """One real domain: its TEST split only (dev is for tuning, and for depth_sweep), scored on
+    the source links."""
     from car_graph_benchmarks.links import gold_edges
     from car_graph_benchmarks.questions import build_benchmark
 
     bench = build_benchmark(domain, raw_dir, n_distractors=n_distractors, seed=seed)
-    queries = bench.split(bench.queries, REPORTED_SPLIT)
-    robustness = bench.split(bench.robustness, REPORTED_SPLIT)
+    queries = bench.split(bench.queries, split)
+    robustness = bench.split(bench.robustness, split)
     variants = {r["id"]: str(r.get("info", {}).get("variant", "other")) for r in robustness}
     links = bench.links.links if bench.links else ()
     return _Benchmark(domain, bench.documents, _eval_queries(queries, domain),
@@ -723,7 +725,8 @@ def _domain_benchmark(domain: str, raw_dir: Path, n_distractors: int, seed: int)
                       gold_edges(links, bench.documents), tuple(links))
 
 
-def _compliance_benchmark(from_rules: bool, examples: int = 1000) -> _Benchmark:
+def _compliance_benchmark(from_rules: bool, examples: int = 1000,
+                          split: str = REPORTED_SPLIT) -> _Benchmark:
     """The bring-your-own-domain benchmark (benchmarks/compliance.py): generic JSONL, scope =
     employee + ticker. With ``from_rules`` the records carry no ``supersedes`` and the edges come
     from benchmarks/rules/compliance.yaml alone; either way it is scored on the generator's
@@ -733,7 +736,7 @@ def _compliance_benchmark(from_rules: bool, examples: int = 1000) -> _Benchmark:
     from car_graph_benchmarks import compliance
 
     bench = compliance.generate(examples)
-    rows = [q for q in bench.queries if q["split"] == REPORTED_SPLIT]
+    rows = [q for q in bench.queries if q["split"] == split]
     short = [q for q in rows if q["ticker_letters"] <= 3]
     domain, rules = load_domain_file(compliance.RULES_PATH) if from_rules else (None, [])
     documents = bench.without_references() if from_rules else bench.documents
@@ -747,16 +750,17 @@ def _compliance_benchmark(from_rules: bool, examples: int = 1000) -> _Benchmark:
                       links if from_rules else (), domain)
 
 
-def _variants_benchmark(domain: str, raw_dir: Path, n_distractors: int, seed: int) -> _Benchmark:
+def _variants_benchmark(domain: str, raw_dir: Path, n_distractors: int, seed: int,
+                        split: str = REPORTED_SPLIT) -> _Benchmark:
     """The failure-class sets (benchmarks/variants.py) on an outside-style export of one real
     domain: identifiers only in attributes, explicit edges, no rules. TEST split only. The main
     set is the free-form paraphrases; every other set is reported as a variant."""
     from car_graph_benchmarks.variants import build_variants
 
     suite = build_variants(domain, raw_dir, seed=seed, n_distractors=n_distractors)
-    main = [r for r in suite.sets.get("paraphrase", []) if r["split"] == REPORTED_SPLIT]
+    main = [r for r in suite.sets.get("paraphrase", []) if r["split"] == split]
     rest = [r for name, rows in sorted(suite.sets.items()) if name != "paraphrase"
-            for r in rows if r["split"] == REPORTED_SPLIT]
+            for r in rows if r["split"] == split]
     variants = {r["id"]: str(r.get("set") or r["id"].split("-")[1]) for r in rest}
     return _Benchmark(f"{domain} (outside-style export)", suite.export.documents,
                       _eval_queries(main, f"{domain} variants"),

@@ -14,6 +14,7 @@ from car_graph.cli import main
 from car_graph.evaluation import EvalQuery
 from car_graph.metrics import SupersessionGraph, SystemScores
 from car_graph.records import DocumentRecord
+from car_graph_benchmarks import reproduce as rp
 from car_graph_benchmarks.links import RulePrecisionRecall
 from car_graph_benchmarks.reproduce import (
     ANCHOR_NOT_FUSED,
@@ -221,3 +222,13 @@ def test_cli_refuses_a_remote_server_before_connecting(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "not a loopback server" in result.output
     assert not (tmp_path / "r.md").exists()
+
+
+def test_a_benchmark_built_on_the_dev_split_shares_no_question_with_the_reported_one() -> None:
+    """depth_sweep tunes on dev through the same builders; reproduce's default stays test."""
+    reported = rp._compliance_benchmark(False, 50)
+    dev = rp._compliance_benchmark(False, 50, split="dev")
+    assert reported.queries and dev.queries
+    assert not {q.id for q in reported.queries} & {q.id for q in dev.queries}
+    assert [q.id for q in reported.queries] == [
+        q.id for q in rp._compliance_benchmark(False, 50, split=rp.REPORTED_SPLIT).queries]
