@@ -129,6 +129,10 @@ WITH doc, dense, held,
        WHEN dense_max IS NULL THEN 0.0
        WHEN dense_max = dense_min THEN 1.0
        WHEN dense < dense_min THEN 0.0
+       // a document enumerated from a linked entity's scope, closer than any the approximate
+       // index returned (near-duplicates it missed): counts as its best, never above -- over a
+       // narrow range the excess would outweigh every other signal
+       WHEN dense > dense_max THEN 1.0
        ELSE (dense - dense_min) / (dense_max - dense_min)
      END
      + CASE
