@@ -35,8 +35,6 @@ def missed(run: Any, queries: Any, graph: Any) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from functools import partial
-
     from neo4j import GraphDatabase
 
     from car_graph import schema
@@ -59,15 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
     depths = [int(c) for c in args.candidates.split(",")]
 
-    builders: dict[str, Any] = {rp.SYNTHETIC: rp._synthetic_benchmark}
-    for domain in rp.REAL_DOMAINS:
-        builders[domain] = partial(rp._domain_benchmark, domain, args.raw, 2000, 13, split=args.split)
-    for domain in rp.VARIANT_DOMAINS:
-        builders[f"{domain} variants"] = partial(rp._variants_benchmark, domain, args.raw, 2000, 13,
-                                                 split=args.split)
-    for from_rules in (False, True):
-        builders[f"compliance {'rules' if from_rules else 'explicit'}"] = partial(
-            rp._compliance_benchmark, from_rules, split=args.split)
+    builders = dict(rp.benchmark_builders(args.raw, split=args.split))
     only = [b.strip() for b in args.only.split(",") if b.strip()]
     unknown = set(only) - set(builders)
     if unknown:
@@ -103,11 +93,14 @@ def main(argv: list[str] | None = None) -> int:
                             if not queries:
                                 continue
                             run = evaluate(retrievers[c], queries, k=K, systems=["car"]).systems["car"]
-                            row = found.setdefault((c, name), {
-                                "benchmark": bench.name, "set": name, "split": args.split,
-                                "n": len(queries), "candidates": c,
-                                "tca": round(run.rescore(queries, graph, K).tca, 4),
-                                "missed": missed(run, queries, graph), "p50_ms": []})
+                            if (c, name) not in found:
+                                misses = missed(run, queries, graph)
+                                found[(c, name)] = {
+                                    "benchmark": bench.name, "set": name, "split": args.split,
+                                    "n": len(queries), "candidates": c,
+                                    "tca": round(1 - len(misses) / len(queries), 4),
+                                    "missed": misses, "p50_ms": []}
+                            row = found[(c, name)]
                             if pass_:
                                 row["p50_ms"].append(round(run.latency_ms_p50, 2))
                 for (c, name), row in found.items():

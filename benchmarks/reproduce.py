@@ -72,6 +72,7 @@ __all__ = [
     "QuerySetResult",
     "ReproduceReport",
     "TargetCheck",
+    "benchmark_builders",
     "check_targets",
     "classify_miss",
     "cli_command",
@@ -857,6 +858,38 @@ def machine_info(client: CarClient) -> MachineInfo:
     )
 
 
+def benchmark_builders(
+    raw_dir: Path | None,
+    *,
+    domains: Sequence[str] = REAL_DOMAINS,
+    variant_domains: Sequence[str] = VARIANT_DOMAINS,
+    synthetic: bool = True,
+    with_compliance: bool = True,
+    compliance_examples: int = 1000,
+    n_distractors: int = 2000,
+    seed: int = 13,
+    split: str = REPORTED_SPLIT,
+) -> list[tuple[str, Callable[[], _Benchmark]]]:
+    """(name, builder) of every benchmark a report runs, in its order; the real domains, their
+    exports and compliance on ``split`` (reproduce: the reported one; depth_sweep: dev)."""
+    builders: list[tuple[str, Callable[[], _Benchmark]]] = []
+    if synthetic:
+        builders.append((SYNTHETIC, _synthetic_benchmark))
+    for domain in domains:
+        assert raw_dir is not None
+        builders.append((domain, partial(_domain_benchmark, domain, raw_dir, n_distractors, seed,
+                                         split=split)))
+    for domain in variant_domains:
+        assert raw_dir is not None
+        builders.append((f"{domain} variants", partial(_variants_benchmark, domain, raw_dir,
+                                                       n_distractors, seed, split=split)))
+    if with_compliance:
+        for from_rules, suffix in ((False, "explicit"), (True, "rules")):
+            builders.append((f"{COMPLIANCE} {suffix}", partial(
+                _compliance_benchmark, from_rules, compliance_examples, split=split)))
+    return builders
+
+
 def reproduce(
     client: CarClient,
     reset: Callable[[], None],
@@ -894,23 +927,11 @@ def reproduce(
         if progress:
             print(message, file=sys.stderr, flush=True)
 
-    builders: list[tuple[str, Callable[[], _Benchmark]]] = []
-    if synthetic:
-        builders.append((SYNTHETIC, _synthetic_benchmark))
-    for domain in domains:
-        assert raw_dir is not None
-        builders.append((domain, partial(_domain_benchmark, domain, raw_dir, n_distractors, seed)))
-    for domain in variant_domains:
-        assert raw_dir is not None
-        builders.append((f"{domain} variants",
-                         partial(_variants_benchmark, domain, raw_dir, n_distractors, seed)))
-    if with_compliance:
-        builders.append((f"{COMPLIANCE} explicit",
-                         partial(_compliance_benchmark, False, compliance_examples)))
-        builders.append((f"{COMPLIANCE} rules",
-                         partial(_compliance_benchmark, True, compliance_examples)))
     results: list[BenchmarkResult] = []
-    for name, build in builders:
+    for name, build in benchmark_builders(
+            raw_dir, domains=domains, variant_domains=variant_domains, synthetic=synthetic,
+            with_compliance=with_compliance, compliance_examples=compliance_examples,
+            n_distractors=n_distractors, seed=seed):
         say(f"[{name}] building the benchmark")
         bench = build()
         say(f"[{name}] {len(bench.documents)} documents, {len(bench.queries)} queries, "
