@@ -82,7 +82,8 @@ def main(argv: list[str] | None = None) -> int:
                 base = client.retriever
                 graph = (SupersessionGraph(bench.gold_edges) if bench.gold_edges is not None
                          else supersession_graph(base))
-                sets = {"main": bench.queries, "robustness": bench.robustness}
+                sets = {"main": bench.queries, "robustness": bench.robustness,
+                        "verdict sets": bench.verdict_sets}
                 retrievers = {c: Retriever(client.store, client.embedder, client.extractor,
                                            RetrievalSettings(candidates=c)) for c in depths}
                 found: dict[tuple[int, str], dict[str, Any]] = {}

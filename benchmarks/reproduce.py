@@ -193,6 +193,8 @@ class BenchmarkResult:
     skipped_records: int = 0
     # each rule's edges (read back from Neo4j) against the sources' own links, on this corpus
     rules_vs_links: tuple[RulePrecisionRecall, ...] = ()
+    # the export's verdict sets (variants.VERDICT_SETS): TCA reported, no target
+    verdict_sets: QuerySetResult | None = None
 
 
 @dataclass(frozen=True)
@@ -543,7 +545,8 @@ def render_markdown(report: ReproduceReport) -> str:
             + (f"; {b.skipped_records} records skipped" if b.skipped_records else "") + ".",
             "",
         ]
-        for title, result in (("queries", b.main), ("robustness queries", b.robustness)):
+        for title, result in (("queries", b.main), ("robustness queries", b.robustness),
+                              ("verdict-set queries", b.verdict_sets)):
             if result is None or not result.n:
                 continue
             split = f" ({REPORTED_SPLIT} split)" if b.name != SYNTHETIC else ""
@@ -580,6 +583,25 @@ def render_markdown(report: ReproduceReport) -> str:
         out += _table(["benchmark", "variant", "n", *systems], rows)
     else:
         out.append("No robustness sets in this run.")
+    judged = [b for b in report.benchmarks if b.verdict_sets is not None and b.verdict_sets.n]
+    if judged:
+        out += ["", "## Verdict sets (no target)", "",
+                f"Strict TCA@{k} on the exports' verdict sets (benchmarks/variants.py "
+                "`VERDICT_SETS`): questions that several documents fit by construction (a flaw's "
+                "generic wording shared across products, an indication shared by up to five "
+                "drugs, a lexical lure), and questions naming two subjects, where strict TCA asks "
+                "for both controlling sets in k slots. They carry no TCA target: they measure "
+                "whether a verdict says \"ambiguous\" when it should (`car-graph eval "
+                "--verdicts`, docs/rag.md). Their retrieval is shown so it can be followed.", ""]
+        rows = []
+        for b in judged:
+            assert b.verdict_sets is not None
+            rows.append([b.name, "all", str(b.verdict_sets.n),
+                         *(f"{b.verdict_sets.systems[s].scores.tca:.3f}" for s in systems)])
+            for variant, scores in sorted(b.verdict_sets.by_variant.items()):
+                n = next(iter(scores.values())).n if scores else 0
+                rows.append([b.name, variant, str(n), *(f"{scores[s].tca:.3f}" for s in systems)])
+        out += _table(["benchmark", "set", "n", *systems], rows)
     out += [
         "",
         "## Scope identifiability φ",
@@ -626,6 +648,7 @@ def render_markdown(report: ReproduceReport) -> str:
         "",
     ]
     for b in report.benchmarks:
+        # the verdict sets' misses are by construction (several documents fit): not listed
         for title, result in (("", b.main), (" robustness", b.robustness)):
             if result is None or not result.n:
                 continue
@@ -687,13 +710,14 @@ class _Benchmark:
     documents: list[DocumentRecord]
     queries: list[EvalQuery]
     robustness: list[EvalQuery]
-    variants: Mapping[str, str]  # robustness query id -> variant
+    variants: Mapping[str, str]  # robustness and verdict-set query id -> variant
     rules: list[Rule] | None
     # real domains: the gold relation (source links + explicit edges) that scores the runs, and
     # the links the rules are measured against; None: score with the graph's own edges
     gold_edges: list[Edge] | None = None
     links: tuple[SourceLink, ...] = ()
     domain: Domain | None = None  # a user domain declared in YAML (its rules file)
+    verdict_sets: list[EvalQuery] = field(default_factory=list)
 
 
 def _eval_queries(rows: Sequence[Mapping[str, Any]], source: str) -> list[EvalQuery]:
@@ -756,16 +780,21 @@ def _variants_benchmark(domain: str, raw_dir: Path, n_distractors: int, seed: in
     """The failure-class sets (benchmarks/variants.py) on an outside-style export of one real
     domain: identifiers only in attributes, explicit edges, no rules. TEST split only. The main
     set is the free-form paraphrases; every other set is reported as a variant."""
-    from car_graph_benchmarks.variants import build_variants
+    from car_graph_benchmarks.variants import VERDICT_SETS, build_variants
 
     suite = build_variants(domain, raw_dir, seed=seed, n_distractors=n_distractors)
     main = [r for r in suite.sets.get("paraphrase", []) if r["split"] == split]
-    rest = [r for name, rows in sorted(suite.sets.items()) if name != "paraphrase"
-            for r in rows if r["split"] == split]
-    variants = {r["id"]: str(r.get("set") or r["id"].split("-")[1]) for r in rest}
+
+    def of(names: Callable[[str], bool]) -> list[dict[str, Any]]:
+        return [r for name, rows in sorted(suite.sets.items()) if name != "paraphrase"
+                and names(name) for r in rows if r["split"] == split]
+
+    rest, verdict_sets = of(lambda n: n not in VERDICT_SETS), of(lambda n: n in VERDICT_SETS)
+    variants = {r["id"]: str(r.get("set") or r["id"].split("-")[1]) for r in rest + verdict_sets}
+    source = f"{domain} variants"
     return _Benchmark(f"{domain} (outside-style export)", suite.export.documents,
-                      _eval_queries(main, f"{domain} variants"),
-                      _eval_queries(rest, f"{domain} variants"), variants, [])
+                      _eval_queries(main, source), _eval_queries(rest, source), variants, [],
+                      verdict_sets=_eval_queries(verdict_sets, source))
 
 
 def _run_set(
@@ -802,10 +831,13 @@ def _run_benchmark(
     n_fused = max(retriever.settings.min_anchors, k)
     main = _run_set(client, bench.queries, graph, k=k, k_max=k_max, n_fused=n_fused,
                     variants={}, progress=progress)
-    robust = None
+    robust = verdict_sets = None
     if bench.robustness:
         robust = _run_set(client, bench.robustness, graph, k=k, k_max=k_max, n_fused=n_fused,
                           variants=bench.variants, progress=progress)
+    if bench.verdict_sets:
+        verdict_sets = _run_set(client, bench.verdict_sets, graph, k=k, k_max=k_max,
+                                n_fused=n_fused, variants=bench.variants, progress=progress)
     rules_vs_links: tuple[RulePrecisionRecall, ...] = ()
     if bench.links:
         # after the runs: each rule's own edges, read off the graph. A real domain: its bundled
@@ -832,6 +864,7 @@ def _run_benchmark(
         phi=phi_summary(bench.documents, bench.queries, graph),
         skipped_records=len(summary.skipped),
         rules_vs_links=rules_vs_links,
+        verdict_sets=verdict_sets,
     )
 
 
@@ -935,7 +968,8 @@ def reproduce(
         say(f"[{name}] building the benchmark")
         bench = build()
         say(f"[{name}] {len(bench.documents)} documents, {len(bench.queries)} queries, "
-            f"{len(bench.robustness)} robustness queries: reset, ingest, evaluate")
+            f"{len(bench.robustness)} robustness, {len(bench.verdict_sets)} verdict-set queries: "
+            "reset, ingest, evaluate")
         result = _run_benchmark(client, reset, bench, k=k, k_max=k_max, progress=progress)
         results.append(result)
         say(f"[{name}] car TCA@{k} = {result.main.systems['car'].scores.tca:.3f}")

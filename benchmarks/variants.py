@@ -75,11 +75,18 @@ VARIANT_DOMAINS = ("security", "drug")
 EXPORT_DOMAIN = {"security": "advisories", "drug": "drug-labels"}
 DEV_SHARE = 0.4
 SPLITS = ("dev", "test")
+# The sets written for issue 17's verdicts: questions several documents fit by construction
+# (shared flaw wording, a shared indication, a lexical lure) or naming two subjects. Their strict
+# TCA@5 is reported, but not held to the robustness target: their yardstick is the verdict
+# (car-graph eval --verdicts).
+VERDICT_SETS = frozenset({"flaw_shared", "flaw_shared_open", "lure", "lure_open", "masked_shared",
+                          "two_named"})
 
 __all__ = [
     "EXPORT_DOMAIN",
     "IDENTIFIER_PATTERNS",
     "VARIANT_DOMAINS",
+    "VERDICT_SETS",
     "Export",
     "VariantSuite",
     "anchor_split",

@@ -232,3 +232,26 @@ def test_a_benchmark_built_on_the_dev_split_shares_no_question_with_the_reported
     assert not {q.id for q in reported.queries} & {q.id for q in dev.queries}
     assert [q.id for q in reported.queries] == [
         q.id for q in rp._compliance_benchmark(False, 50, split=rp.REPORTED_SPLIT).queries]
+
+
+def test_verdict_sets_are_reported_apart_from_the_robustness_target(tmp_path: Path) -> None:
+    base = _result("security (outside-style export)", 1.0)
+    systems = {s: SystemAtK(_scores(0.4), 3.0) for s in ("bm25", "dense", "hybrid", "car")}
+    judged = QuerySetResult(10, systems, dict.fromkeys(systems, (0.1, 0.2)),
+                            ErrorAnalysis(5, 10, ()),
+                            {"two_named": {s: _scores(0.4) for s in systems}})
+    result = BenchmarkResult(base.name, base.documents, base.edges_by_rule, 1.0, 1.0, base.main,
+                             None, base.phi, verdict_sets=judged)
+    checks = check_targets([result])
+    assert checks == []  # the export's main set has no target, and its verdict sets none either
+    report = ReproduceReport(
+        command="car-graph reproduce", machine=MachineInfo("L", 2, "1 GiB", "3", "Neo4j", "m"),
+        date="d", k=5, k_max=20, seed=13, n_distractors=2000, benchmarks=(result,),
+        targets=tuple(checks), out=tmp_path / "r.md", plot=None, seconds=1.0,
+    )
+    text = render_markdown(report)
+    section = text.split("## Verdict sets (no target)")[1].split("## Scope identifiability")[0]
+    assert "| security (outside-style export) | two_named | 10 | 0.400 | 0.400 | 0.400 | 0.400 |" \
+        in section
+    assert "No benchmark with a target was run." in text
+    assert "10 verdict-set queries (test split), k = 5:" in text
