@@ -804,10 +804,13 @@ class EntityLinker:
                     else self.store.read("match_entity_names", names=wanted))
             kept = [row for row in rows if row["type"] not in identifier_types
                     and (row["name"] in shorts or (row["name"].islower() and row["name"] in lowered))]
-            # a short name the corpus uses as an ordinary word ("RSA" of RSA keys, not the
-            # name rsa) is no name either
+            # A short name the corpus uses as an ordinary word is no name ("RSA" of RSA keys
+            # for the name rsa; "tar" of archive/tar for the name tar) -- unless the question
+            # writes it with the capitals the corpus spells it with ("D" for the name D): a
+            # capital mid-sentence marks a name, a lowercase word marks nothing.
             ordinary = self.ordinary_names(
-                {(row["type"], row["key"]): (row["name"], lucene_tokens(row["name"])) for row in kept},
+                {(row["type"], row["key"]): (row["name"], lucene_tokens(row["name"]))
+                 for row in kept if row["name"] not in shorts or row["name"].islower()},
                 question)
             for row in kept:
                 if (row["type"], row["key"]) not in ordinary:

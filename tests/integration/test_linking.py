@@ -292,9 +292,10 @@ def test_names_made_of_words_the_corpus_uses_as_ordinary_words_do_not_link_on_th
         advisory("RSA-1", "CVE-2025-10002", "rsa", "Timing side channel in PKCS#1 v1.5 padding checks."),
         advisory("DJ-1", "CVE-2025-10003", "django", "Crafted headers exhaust memory in the Django test server."),
         advisory("ZX-1", "CVE-2025-10004", "zorblax", "Path traversal in the archive extractor."),
+        advisory("D-1", "CVE-2025-10005", "D", "Out-of-bounds read in the order book parser."),
         *[advisory(f"OTHER-{i}", f"CVE-2025-2000{i}", f"lib{i}",
                    f"Uncontrolled memory allocation when verifying RSA signatures, variant {i}; "
-                   f"also reachable through Zorblax.") for i in range(4)],
+                   f"also reachable through Zorblax under plan D.") for i in range(4)],
     ), rules=[])
     for cache_names in (False, True):
         retriever = Retriever(car.store, car.embedder, car.extractor,
@@ -312,6 +313,9 @@ def test_names_made_of_words_the_corpus_uses_as_ordinary_words_do_not_link_on_th
         assert "product:django" in linked("Does Django still exhaust memory on crafted headers?")
         # a rare word other documents repeat is still its name, not an ordinary English word
         assert "product:zorblax" in linked("Is Zorblax still open to path traversal?")
+        # "D" is an ordinary word of four other advisories too, but a short name written exactly
+        # as the corpus spells it is that name ("RSA" above is not how it spells rsa)
+        assert "product:d" in linked("Is D still affected by the order book bug?")
 
 
 def test_an_acronym_links_the_documents_whose_titles_define_it_not_those_using_it(car: CarClient) -> None:
