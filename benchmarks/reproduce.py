@@ -809,7 +809,7 @@ def _run_set(
     }
     curve = {name: run.tca_curve(queries, graph, k_max) for name, run in report.systems.items()}
     by_variant: dict[str, dict[str, SystemScores]] = {}
-    for variant in sorted(set(variants.values())):
+    for variant in sorted({variants[q.id] for q in queries if q.id in variants}):
         subset = [q for q in queries if variants.get(q.id) == variant]
         by_variant[variant] = {name: run.rescore(subset, graph, k)
                                for name, run in report.systems.items()}

@@ -440,7 +440,10 @@ SECURITY_FAMILIES.update({
     },
 })
 # flaw_shared: another product's advisory scores at least this share of the anchor's own lexical
-# score (an independent BM25 over title and text, not car-graph's), both in the top FIT_TOP
+# score (an independent BM25 over title and text, not car-graph's), both in the top FIT_TOP, and
+# no more than FIT_TOP documents score that much: several fit, few enough for a verdict's listing
+# of k = 5 to hold them all (masked_shared's MAX_SHARED). Wording that hundreds of advisories fit
+# as well ("this affects the package", "in Python before") names nothing a reader could find.
 FIT_SHARE = 0.7
 FIT_TOP = 5
 GENERIC_WORDS = 6
@@ -831,17 +834,20 @@ def _security_verdict_sets(anchors: Sequence[Anchor], export: Export,
             if not generic:
                 return None
             question = _cap(template.format(f=generic))
-            ranked = bm25.top(question, FIT_TOP)
-            mine = dict(ranked).get(a.anchor)
+            ranked = bm25.top(question, FIT_TOP + 1)
+            mine = dict(ranked[:FIT_TOP]).get(a.anchor)
             if mine is None:
                 return None
+            if len(ranked) > FIT_TOP and ranked[FIT_TOP][1] >= FIT_SHARE * mine:
+                return None  # more documents fit than a verdict could list
+            ranked = ranked[:FIT_TOP]
             fitting = [d for d, score in ranked if d != a.anchor and docs[d].kind == "advisory"
                        and not products(d) & own and score >= FIT_SHARE * mine]
             return (question, {"also_fits": fitting}) if fitting else None
 
         if not generic_sets["flaw_shared"].try_families(a, shared, flaw=generic):
             generic_sets["flaw_shared"].skipped[
-                "no other product's advisory fits the wording"] += 1
+                "no other product's advisory fits the wording, or more than FIT_TOP do"] += 1
 
         def lure(family: str, template: str, a: Anchor = a, own: set[str] = own,
                  generic: str = generic) -> Made | None:

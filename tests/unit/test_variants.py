@@ -371,3 +371,16 @@ def test_security_verdict_sets_follow_their_definitions(security_suite):
     for row in suite.sets["two_named"]:
         first, second = row["anchors"]
         assert not products(first) & products(second), row["id"]
+
+
+def test_shared_flaw_wording_fits_a_few_documents_not_hundreds(security_suite):
+    """Several documents fit a flaw_shared question, but no more than a verdict's listing could
+    hold: wording hundreds of advisories fit as well names nothing a reader could find."""
+    bm25 = vmod._Bm25(security_suite.export.documents)
+    for name in ("flaw_shared", "flaw_shared_open"):
+        assert security_suite.sets[name], name
+        for row in security_suite.sets[name]:
+            ranked = bm25.top(row["question"], 50)
+            own = dict(ranked)[row["anchors"][0]]
+            fitting = [doc for doc, score in ranked if score >= vmod.FIT_SHARE * own]
+            assert 2 <= len(fitting) <= vmod.FIT_TOP, (row["question"], len(fitting))
