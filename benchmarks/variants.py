@@ -80,7 +80,7 @@ SPLITS = ("dev", "test")
 # TCA@5 is reported, but not held to the robustness target: their yardstick is the verdict
 # (car-graph eval --verdicts).
 VERDICT_SETS = frozenset({"flaw_shared", "flaw_shared_open", "lure", "lure_open", "masked_shared",
-                          "two_named"})
+                          "two_named", "two_named_open"})
 
 __all__ = [
     "EXPORT_DOMAIN",
@@ -790,6 +790,8 @@ def _security_verdict_sets(anchors: Sequence[Anchor], export: Export,
       an advisory of another product that nothing supersedes (an unrelated document in force:
       the verdict must not call it in force);
     * ``two_named``: two products each with its flaw; one verdict per named subject;
+    * ``two_named_open``: two_named's pairs drawn from ``open_advisories`` (each its own gold),
+      the dev data two_named's 34 dev questions are too few for;
     * ``flaw_shared_open`` / ``lure_open``: the same two classes asked of ``open_advisories``,
       the corpus's advisories that no benchmark query anchors (nothing supersedes them: the
       gold is the advisory itself, in force). Five times as many documents as the anchors, so
@@ -867,31 +869,34 @@ def _security_verdict_sets(anchors: Sequence[Anchor], export: Export,
             generic_sets["lure"].skipped[
                 "best lexical match is not another product's open advisory"] += 1
     # two named products: each anchor with the next one of its split (a stable order)
-    by_split: dict[str, list[Anchor]] = {}
-    for a in anchors:
-        if a.flaw and a.product:
-            by_split.setdefault(a.split, []).append(a)
-    pair = sets["two_named"]
-    for split, pool in sorted(by_split.items()):
-        pool = sorted(pool, key=lambda a: _hash01("security", "pair", a.source_id))
-        for first, second in zip(pool[::2], pool[1::2], strict=False):
-            if (first.plain.lower() == second.plain.lower() or set(first.gold) & set(second.gold)
-                    or products(first.anchor) & products(second.anchor)):
-                pair.skipped["same product or shared gold"] += 1
-                continue
-            order = pair.families_for(split)
-            _rng("security", "two_named", first.source_id).shuffle(order)
-            family = order[0]
-            pair.rows.append({
-                "id": f"security-two_named-{len(pair.rows) + 1:04d}",
-                "question": pair.families[family].format(a=first.product, b=second.product,
-                                                         fa=first.flaw, fb=second.flaw),
-                "gold": sorted(set(first.gold) | set(second.gold)),
-                "anchors": sorted({first.anchor, second.anchor}),
-                "split": split, "family": family, "set": "two_named",
-                "info": {"source_anchor": first.source_id,
-                         "source_anchors": [first.source_id, second.source_id]},
-            })
+    open_sets["two_named"] = _SetBuilder("security", "two_named_open", fam["two_named"],
+                                         group="two_named")
+    for pair, pool_of in ((sets["two_named"], anchors), (open_sets["two_named"], open_advisories)):
+        by_split: dict[str, list[Anchor]] = {}
+        for a in pool_of:
+            if a.flaw and a.product:
+                by_split.setdefault(a.split, []).append(a)
+        for split, pool in sorted(by_split.items()):
+            pool = sorted(pool, key=lambda a: _hash01("security", "pair", a.source_id))
+            for first, second in zip(pool[::2], pool[1::2], strict=False):
+                if (first.plain.lower() == second.plain.lower()
+                        or set(first.gold) & set(second.gold)
+                        or products(first.anchor) & products(second.anchor)):
+                    pair.skipped["same product or shared gold"] += 1
+                    continue
+                order = pair.families_for(split)
+                _rng("security", "two_named", first.source_id).shuffle(order)
+                family = order[0]
+                pair.rows.append({
+                    "id": f"security-{pair.name}-{len(pair.rows) + 1:04d}",
+                    "question": pair.families[family].format(a=first.product, b=second.product,
+                                                             fa=first.flaw, fb=second.flaw),
+                    "gold": sorted(set(first.gold) | set(second.gold)),
+                    "anchors": sorted({first.anchor, second.anchor}),
+                    "split": split, "family": family, "set": pair.name,
+                    "info": {"source_anchor": first.source_id,
+                             "source_anchors": [first.source_id, second.source_id]},
+                })
     return {**sets, **{b.name: b for b in open_sets.values()}}
 
 
