@@ -596,14 +596,32 @@ def outcome(verdict: Verdict) -> VerdictOutcome:
     )
 
 
+# a path segment that is only a version ("v2", "1.0"): a major-version suffix of one name
+_VERSION_SEGMENT = re.compile(r"v?\d+(?:\.\d+)*", re.IGNORECASE)
+
+
+def _head_word(key: str) -> str:
+    """The first word of a key's own name. A path-like key is named by its last segment that is
+    not a version ("host/org/fiber/v3" -> "fiber"); its leading segments are namespaces that
+    unrelated names share (a hosting site, an organisation)."""
+    segments = [s for s in key.split("/") if s]
+    named = [s for s in segments if not _VERSION_SEGMENT.fullmatch(s)] or segments or [key]
+    name = named[-1] if len(segments) > 1 else key
+    return next((w for w in re.split(r"[\s_-]+", name) if w), name)
+
+
 def mention_groups(entities: Sequence[str]) -> list[tuple[str, ...]]:
     """The question's linked entities ("type:key") grouped by the mention they read: two
-    entities are one mention when their keys share their first word or one key's words are all
-    in the other's ("sibutramine hydrochloride" / "sibutramine", "regitine mesylate" /
-    "regitine hcl", "ethinyl estradiol" / "estradiol"; words split at spaces, hyphens,
-    underscores and slashes: "django-user-sessions" / "django"). A linker reads one name several ways;
-    only distinct mentions are distinct subjects. Groups keep the entities' order."""
+    entities are one mention when their names share their first word (``_head_word``: of a
+    path-like key, its last segment that is not a version) or one key's words are all in the
+    other's ("sibutramine hydrochloride" / "sibutramine", "regitine mesylate" / "regitine hcl",
+    "ethinyl estradiol" / "estradiol"; words split at spaces, hyphens, underscores and slashes:
+    "django-user-sessions" / "django"; "host/org/fiber/v3" / "host/org/fiber/v2"). Two paths
+    under one host ("host/a/core", "host/b/vault") are two mentions. A linker reads one name
+    several ways; only distinct mentions are distinct subjects. Groups keep the entities'
+    order."""
     keys = [tuple(w for w in re.split(r"[\s_/-]+", e.split(":", 1)[-1]) if w) for e in entities]
+    heads = [_head_word(e.split(":", 1)[-1]) for e in entities]
     parent = list(range(len(entities)))
 
     def root(i: int) -> int:
@@ -615,7 +633,7 @@ def mention_groups(entities: Sequence[str]) -> list[tuple[str, ...]]:
     for i, a in enumerate(keys):
         for j in range(i):
             b = keys[j]
-            if a and b and (a[0] == b[0] or set(a) <= set(b) or set(b) <= set(a)):
+            if a and b and (heads[i] == heads[j] or set(a) <= set(b) or set(b) <= set(a)):
                 parent[root(i)] = root(j)
     groups: dict[int, list[str]] = {}
     for i, entity in enumerate(entities):

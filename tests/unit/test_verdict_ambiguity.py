@@ -303,6 +303,15 @@ def test_mentions_group_the_readings_of_one_name_and_keep_distinct_names_apart()
     assert mention_groups(["fda_application:nda008278", "brand:regitine"]) == [
         ("fda_application:nda008278",), ("brand:regitine",)]
     assert mention_groups([]) == []
+    # path-like names: one host is no shared name, a major-version suffix is the same name
+    assert mention_groups(["product:example.org/acme/core", "product:example.org/umbrella/vault",
+                           "product:example.org/umbrella/vault/v2"]) == [
+        ("product:example.org/acme/core",),
+        ("product:example.org/umbrella/vault", "product:example.org/umbrella/vault/v2")]
+    assert mention_groups(["product:example.org/x/net", "product:example.org/x/crypto"]) == [
+        ("product:example.org/x/net",), ("product:example.org/x/crypto",)]
+    assert mention_groups(["product:host/fiber/v3", "product:host/fiber/v2"]) == [
+        ("product:host/fiber/v3", "product:host/fiber/v2")]
 
 
 def test_one_name_read_two_ways_is_one_subject_not_several() -> None:
