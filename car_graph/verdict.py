@@ -804,8 +804,14 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
         # a mention whose only reading is a weakly named document in force is a word of the
         # question, not a subject: without it, one subject may be left (judged below)
         kept = [v for v in verdicts if not weakly_named(v, retrieval, held, in_force_only=True)]
-        if len(kept) >= 2:
-            return several(retrieval, kept)
+        # two mentions one document holds ("docker" and "moby" in the scope of one Moby
+        # advisory) name one subject: one verdict per distinct subject
+        distinct: list[Verdict] = []
+        for v in kept:
+            if v.subject_id is None or all(v.subject_id != o.subject_id for o in distinct):
+                distinct.append(v)
+        if len(distinct) >= 2:
+            return several(retrieval, distinct)
     verdict = judge(retrieval, explanations, margin, k, held)
     top = verdict.subject_id
     answered = (answered_subject(verdict, retrieval, held, explanations[top], k)

@@ -236,6 +236,19 @@ def test_a_named_subject_beyond_the_top_k_counts_when_its_holder_fits_the_questi
     assert verdict_for(weak, EXPLAINED.__getitem__, k=2, margin=1.0).kind is not VerdictKind.MULTIPLE
 
 
+def test_two_mentions_one_document_holds_are_one_subject_of_a_multiple_verdict() -> None:
+    # B is scoped to both beta and gamma (one advisory of a product known by two names), A to
+    # alpha: the question names two subjects, not three
+    r = replace(retrieval((B, A, C), (3.0, 2.9, 1.0),
+                          entities=("product:alpha", "product:beta", "product:gamma")),
+                anchor_held=(("product:beta", "product:gamma"), ("product:alpha",), ()),
+                anchor_text_scores=(2.0, 1.9, 0.5))
+    verdict = verdict_for(r, EXPLAINED.__getitem__, k=5, margin=1.0)
+    assert verdict.kind is VerdictKind.MULTIPLE
+    assert [s.subject_id for s in verdict.subjects] == [A, B]
+    assert outcome(verdict).decisive and {s.subject for s in outcome(verdict).subjects} == {A, B}
+
+
 def test_outcome_reads_what_the_verdict_asserted() -> None:
     ambiguous = judge(retrieval((B, A), (2.0, 1.95)), EXPLAINED, margin=0.25)
     out = outcome(ambiguous)
