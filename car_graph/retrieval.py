@@ -328,6 +328,7 @@ class Retriever:
             supersedes=tuple(hop_from(h) for h in row["supersedes"]),
             scope=tuple(row["scope"]),
             known_at=known_at,
+            text=row.get("text") or "",
         )
 
     @staticmethod

@@ -156,12 +156,16 @@ class Explanation:
     supersedes: tuple[Hop, ...]
     scope: tuple[str, ...] = field(default_factory=tuple)
     known_at: datetime | None = None   # as car-graph recorded it then (None: now)
+    # the document's own text, for the verdict's reading of a question that quotes it; not part
+    # of explain's JSON (the shape stays as it was)
+    text: str = field(default="", repr=False)
 
     def to_json(self) -> dict[str, Any]:
         """The shape of ``car-graph explain --json``, a contract (``known_at`` only when asked
         for, so the shape without it is unchanged)."""
         data = asdict(self)
         data["status"] = str(self.status)
+        del data["text"]
         if self.known_at is None:
             del data["known_at"]
         else:

@@ -22,6 +22,7 @@ from car_graph.verdict import (
     not_the_whole_question,
     outcome,
     outfitted,
+    quotes_text,
     quotes_title,
     several,
     subject_mentions,
@@ -192,6 +193,27 @@ def test_the_one_close_candidate_whose_title_the_question_quotes_is_singled_out(
     # two quoted titles: the quote does not choose between them
     both = {**explained, B: replace(explained[B], title="the alpha tokenizer still unpatched")}
     assert judge(r, both, margin=1.0).kind is VerdictKind.AMBIGUOUS
+
+
+def test_a_question_quoting_a_sentence_of_one_close_candidates_text_singles_it_out() -> None:
+    text = ("Parsing a crafted archive might allow remote attackers to read arbitrary files "
+            "outside the extraction directory.")
+    assert quotes_text("Is the alpha flaw where it might allow remote attackers to read "
+                       "arbitrary files outside the directory fixed?", text)
+    assert not quotes_text("Might remote attackers read arbitrary files?", text)  # a phrase
+    explained = {**EXPLAINED, A: replace(EXPLAINED[A], text=text),
+                 B: replace(EXPLAINED[B], text="A crafted archive crashes the beta reader.")}
+    r = replace(retrieval((B, A), (1.9, 1.6)),
+                question="Was it fixed: might allow remote attackers to read arbitrary files outside?",
+                anchor_text_scores=(1.5, 1.6))
+    verdict = judge(r, explained, margin=1.0)
+    assert verdict.decisive and verdict.subject_id == A
+    assert verdict.singled_out_by == "text quoted in the question"
+    # both texts hold the quote: it does not choose between them
+    both = {**explained, B: replace(explained[B], text=text)}
+    assert judge(r, both, margin=1.0).kind is VerdictKind.AMBIGUOUS
+    # the text is no part of explain's JSON
+    assert "text" not in explained[A].to_json()
 
 
 def test_nothing_retrieved_is_not_found() -> None:
