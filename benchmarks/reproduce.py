@@ -398,6 +398,20 @@ def phi_summary(
     )
 
 
+def _set_rows(groups: Sequence[tuple[str, QuerySetResult | None]],
+              systems: Sequence[str]) -> list[list[str]]:
+    """Per benchmark, a query group's TCA per system: "all", then one row per set in it."""
+    rows = []
+    for name, result in groups:
+        assert result is not None
+        rows.append([name, "all", str(result.n),
+                     *(f"{result.systems[s].scores.tca:.3f}" for s in systems)])
+        for variant, scores in sorted(result.by_variant.items()):
+            n = next(iter(scores.values())).n if scores else 0
+            rows.append([name, variant, str(n), *(f"{scores[s].tca:.3f}" for s in systems)])
+    return rows
+
+
 def check_targets(results: Sequence[BenchmarkResult]) -> list[TargetCheck]:
     """car's TCA@k against TARGETS (main sets) and ROBUSTNESS_TARGET (robustness sets)."""
     checks = []
@@ -572,15 +586,8 @@ def render_markdown(report: ReproduceReport) -> str:
                 "the failure-class sets (structured identifiers, typos, bare partial "
                 "identifiers, short names, masked names). Compliance: the questions whose "
                 "ticker has 1-3 letters.", ""]
-        rows = []
-        for b in robust:
-            assert b.robustness is not None
-            rows.append([b.name, "all", str(b.robustness.n),
-                         *(f"{b.robustness.systems[s].scores.tca:.3f}" for s in systems)])
-            for variant, scores in sorted(b.robustness.by_variant.items()):
-                n = next(iter(scores.values())).n if scores else 0
-                rows.append([b.name, variant, str(n), *(f"{scores[s].tca:.3f}" for s in systems)])
-        out += _table(["benchmark", "variant", "n", *systems], rows)
+        out += _table(["benchmark", "variant", "n", *systems],
+                      _set_rows([(b.name, b.robustness) for b in robust], systems))
     else:
         out.append("No robustness sets in this run.")
     judged = [b for b in report.benchmarks if b.verdict_sets is not None and b.verdict_sets.n]
@@ -593,15 +600,8 @@ def render_markdown(report: ReproduceReport) -> str:
                 "for both controlling sets in k slots. They carry no TCA target: they measure "
                 "whether a verdict says \"ambiguous\" when it should (`car-graph eval "
                 "--verdicts`, docs/rag.md). Their retrieval is shown so it can be followed.", ""]
-        rows = []
-        for b in judged:
-            assert b.verdict_sets is not None
-            rows.append([b.name, "all", str(b.verdict_sets.n),
-                         *(f"{b.verdict_sets.systems[s].scores.tca:.3f}" for s in systems)])
-            for variant, scores in sorted(b.verdict_sets.by_variant.items()):
-                n = next(iter(scores.values())).n if scores else 0
-                rows.append([b.name, variant, str(n), *(f"{scores[s].tca:.3f}" for s in systems)])
-        out += _table(["benchmark", "set", "n", *systems], rows)
+        out += _table(["benchmark", "set", "n", *systems],
+                      _set_rows([(b.name, b.verdict_sets) for b in judged], systems))
     out += [
         "",
         "## Scope identifiability φ",
