@@ -222,6 +222,7 @@ def _tokenizer() -> Any:
 
 
 _ALNUM = re.compile(r"[^\W_]+")
+_LETTER = re.compile(r"[^\W\d_]")
 
 
 def question_terms(text: str) -> list[str]:
@@ -310,9 +311,9 @@ def is_ordinary(ordinary: int, own: int, settings: LinkingSettings) -> bool:
 
 def written_whole(name: str, question: str) -> bool:
     """The question writes the name as the corpus spells it, every token in order and nothing
-    between them but the name's own separators ("vm-memory", "Internet Protocol"), for names of
-    two or more tokens; a one-token name written whole is only its word."""
-    tokens = lucene_tokens(name)
+    between them but the name's own separators ("vm-memory", "Internet Protocol", "zip_next"),
+    for names of two or more words; a one-word name written whole is only its word."""
+    tokens = words(name)
     if len(tokens) < 2:
         return False
     pattern = r"(?<![\w-])" + r"[\s\-_./:]*".join(re.escape(t) for t in tokens) + r"(?![\w-])"
@@ -459,6 +460,12 @@ LUCENE_MAX_EXPANSIONS = 50
 def lucene_tokens(text: str) -> list[str]:
     """The tokens the ``standard-no-stop-words`` analyzer indexes for ``text``."""
     return [t.lower() for t in _LUCENE_TOKEN.findall(text)]
+
+
+def compound_tokens(text: str) -> list[str]:
+    """The index tokens of ``text`` that join several words ("zip_next", "gitea.dev"), which
+    question_terms splits into their words."""
+    return [t for t in lucene_tokens(text) if len(_ALNUM.findall(t)) > 1 and _LETTER.search(t)]
 
 
 def _one_deletion(word: str) -> set[str]:
@@ -747,7 +754,9 @@ class EntityLinker:
         candidates: list[Any] = []
         # A deletion leaves a name of min_fuzzy_length letters one letter short, so a rare word
         # one shorter is looked up fuzzily too (typo_corrections accepts it); common ones stay exact.
-        terms = question_terms(question)
+        # A name the index holds as one token of several words ("zip_next", "gitea.dev") is
+        # found only by that token, written whole: its words alone ("zip", "next") find nothing.
+        terms = list(dict.fromkeys(question_terms(question) + compound_tokens(question)))
         shortest = settings.min_fuzzy_length - 1
         fuzzy = [t for t in terms if len(t) > shortest
                  or (len(t) == shortest and not is_common_word(t, settings.common_word_zipf))]

@@ -293,9 +293,11 @@ def test_names_made_of_words_the_corpus_uses_as_ordinary_words_do_not_link_on_th
         advisory("DJ-1", "CVE-2025-10003", "django", "Crafted headers exhaust memory in the Django test server."),
         advisory("ZX-1", "CVE-2025-10004", "zorblax", "Path traversal in the archive extractor."),
         advisory("D-1", "CVE-2025-10005", "D", "Out-of-bounds read in the order book parser."),
+        advisory("ZN-1", "CVE-2025-10006", "zip_next", "The crate has been renamed."),
         *[advisory(f"OTHER-{i}", f"CVE-2025-2000{i}", f"lib{i}",
                    f"Uncontrolled memory allocation when verifying RSA signatures, variant {i}; "
-                   f"also reachable through Zorblax under plan D.") for i in range(4)],
+                   f"also reachable through Zorblax under plan D; the next zip archive "
+                   f"fails too.") for i in range(4)],
     ), rules=[])
     for cache_names in (False, True):
         retriever = Retriever(car.store, car.embedder, car.extractor,
@@ -316,6 +318,10 @@ def test_names_made_of_words_the_corpus_uses_as_ordinary_words_do_not_link_on_th
         # "D" is an ordinary word of four other advisories too, but a short name written exactly
         # as the corpus spells it is that name ("RSA" above is not how it spells rsa)
         assert "product:d" in linked("Is D still affected by the order book bug?")
+        # a crate named by one index token of two ordinary words links when written whole
+        # (the index cannot find it by "zip" or "next"), and not on those words apart
+        assert "product:zip_next" in linked("Has the crate zip_next been renamed?")
+        assert "product:zip_next" not in linked("Is the next zip archive renamed?")
 
 
 def test_an_acronym_links_the_documents_whose_titles_define_it_not_those_using_it(car: CarClient) -> None:

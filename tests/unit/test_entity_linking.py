@@ -8,6 +8,7 @@ import pytest
 from car_graph.ingest.domains.drug.entities import SALTS
 from car_graph.linking import (
     LinkingSettings,
+    compound_tokens,
     covering,
     defined_terms,
     is_ordinary,
@@ -202,10 +203,21 @@ def test_the_name_word_pattern_matches_whole_tokens_only(name: str, word: str, m
     ("P. Internet Protocol", "Which internet protocol is obsolete?", False),
     ("P. Internet Protocol", "Is the P. Internet Protocol still current?", True),
     ("memory", "memory", False),  # one token: written whole is only the word itself
+    # one index token of several words: a crate or host name, not two English words
+    ("zip_next", "Is the rename in zip_next fixed?", True),
+    ("zip_next", "What is next for zip archives?", False),
+    ("gitea.dev", "the label oracle in gitea.dev", True),
 ])
 def test_a_multi_token_name_is_written_whole_only_with_every_token_in_order(
         name: str, question: str, whole: bool) -> None:
     assert written_whole(name, question) is whole
+
+
+def test_index_tokens_joining_several_words_are_looked_up_whole() -> None:
+    # the entity-name index holds "zip_next" and "gitea.dev" as one token each, so their words
+    # alone never find them; versions and identifiers without letters are not names
+    assert compound_tokens("Is zip_next or gitea.dev 1.2.3 still affected, unlike zip?") == [
+        "zip_next", "gitea.dev"]
 
 
 # --------------------------------------------------------------------------- defining titles
