@@ -46,7 +46,7 @@ from car_graph.domains import DomainRegistry
 from car_graph.extraction import EntityExtractor, stop_words
 from car_graph.store import GraphStore
 
-_WORD = re.compile(r"[a-z0-9]+")
+_WORD = WORD_PATTERN = re.compile(r"[a-z0-9]+")  # ``words``: what a lower-cased text is made of
 # Tokens a question may use as identifiers: letters+digits or digit groups joined by - . / _ :
 _ID_TOKEN = re.compile(r"(?<![\w-])(?=[\w.:/-]*\d)[A-Za-z0-9][\w.:/-]*[A-Za-z0-9](?![\w-])")
 _DIGIT_RUN = re.compile(r"(?<!\d)\d+(?!\d)")
@@ -209,6 +209,13 @@ def without_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
 def words(text: str) -> list[str]:
     """Lower-cased alphanumeric runs, split the way Lucene's standard analyser splits."""
     return _WORD.findall(text.lower())
+
+
+def holds_passage(text: str, passage: Sequence[str]) -> bool:
+    """``text`` holds the words of ``passage`` (as ``words`` splits them) in order, adjacent."""
+    written, n = words(text), len(passage)
+    wanted = list(passage)
+    return n > 0 and any(written[i:i + n] == wanted for i in range(len(written) - n + 1))
 
 
 # --------------------------------------------------------------------------- Lucene queries

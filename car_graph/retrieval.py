@@ -10,6 +10,7 @@ The baselines the evaluation compares against (dense, bm25, hybrid) are sibling 
 from __future__ import annotations
 
 import logging
+import re
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -29,6 +30,8 @@ from car_graph.linking import (
     NameIndex,
     anchor_lexical_query,
     fulltext_query,
+    holds_passage,
+    words,
 )
 from car_graph.store import GraphStore
 from car_graph.types import Explanation, Hop, Result, Retrieval, Status
@@ -37,6 +40,9 @@ logger = logging.getLogger(__name__)
 
 SYSTEMS = ("bm25", "dense", "hybrid", "car")
 EXPLAIN_LIMIT = 1000  # controlling documents listed by explain
+# fulltext hits read for a quoted passage (quote_sharers.cypher): a verdict needs to know only
+# whether more than a few documents share it, well under this
+QUOTE_HITS = 200
 PREPARED_LIMIT = 10_000  # analysed questions a Retriever remembers (an evaluation's set)
 
 
@@ -380,6 +386,20 @@ class Retriever:
             raise ConfigError(f"unknown system {system!r}; choose from {', '.join(SYSTEMS)}")
         ids = [r["doc_id"] for r in rows]
         return ids, ids
+
+    def quote_sharers(self, doc_id: str, passage: str) -> int:
+        """How many other documents of ``doc_id``'s kind and scope, outside its supersession
+        chain, hold ``passage`` (a span of its title or text, as it writes it) in their title
+        and text, word for word: whether a question quoting it names ``doc_id`` or a family's
+        boilerplate (``verdict.MAX_QUOTE_SHARERS``)."""
+        wanted = words(passage)
+        if not wanted:
+            return 0
+        # a phrase query analyses the span as the index analysed the document; inside quotes
+        # only a quote and a backslash are special, and both are word breaks anyway
+        phrase = '"' + re.sub(r'["\\]', " ", passage) + '"'
+        rows = self.store.read("quote_sharers", doc_id=doc_id, lucene=phrase, limit=QUOTE_HITS)
+        return sum(holds_passage(f"{row['title'] or ''} {row['text'] or ''}", wanted) for row in rows)
 
     def explain(self, doc_id: str, as_of: date | None = None,
                 known_at: datetime | None = None) -> Explanation:

@@ -14,8 +14,10 @@ A verdict asserts a single subject only when the evidence singles it out (``judg
   so the reading does not change the answer; or
 * exactly one close candidate holds, in its scope, the names the question gives, and no
   other close candidate fits the question's own words better (``outfitted``); or
-* exactly one close candidate's whole title (of ``MIN_QUOTED_TITLE_WORDS`` words or more) is
-  quoted in the question, and no other close candidate fits its words better.
+* exactly one close candidate's whole title (of ``MIN_QUOTED_TITLE_WORDS`` words or more), or a
+  run of ``MIN_QUOTED_TEXT_WORDS`` words of its text, is quoted in the question, no other close
+  candidate fits its words better, and no more than ``MAX_QUOTE_SHARERS`` other documents of
+  its kind and scope outside its chain hold the same passage (a family's boilerplate).
 
 Otherwise the verdict is ``AMBIGUOUS``: it lists the close candidates, each with its own status
 and controlling documents, and is never IN FORCE -- the summary says which readings are voided
@@ -35,6 +37,7 @@ from datetime import date
 from enum import StrEnum
 from typing import Any
 
+from car_graph.linking import WORD_PATTERN as _WORDS
 from car_graph.linking import words
 from car_graph.metrics import Reading, VerdictOutcome
 from car_graph.types import Explanation, Hop, Result, Retrieval, Status
@@ -72,6 +75,16 @@ MIN_QUOTED_TITLE_WORDS = 4
 # not a phrase. On the security paraphrase dev split, 6, 8 and 10 words single out 18, 19 and 16
 # of its 35 ambiguous verdicts, each time the gold one (docs/rag.md).
 MIN_QUOTED_TEXT_WORDS = 8
+# The most other documents of a candidate's kind and scope, outside its supersession chain, that
+# may hold the passage a question quotes from it for the quote to single it out. More, and the
+# passage is a family's boilerplate ("TensorFlow is an end-to-end open source platform for
+# machine learning" opens 90 advisories of three packages): it names no one of them. As many as
+# a verdict lists (k = 5), not a tuned value: on the security dev splits every quote that singled
+# out the right document is shared so by at most 3 others, the boilerplate by 28-30 (docs/rag.md).
+MAX_QUOTE_SHARERS = 5
+# (doc_id, the quoted passage as the document writes it) -> how many other documents of its kind
+# and scope, outside its supersession chain, hold the passage (``Retriever.quote_sharers``)
+QuoteSharers = Callable[[str, str], int]
 # Voided: a reading under which the document asked about is no longer (wholly) in force.
 VOIDED_KINDS = frozenset({"superseded", "partially_superseded", "withdrawn", "unresolved"})
 
@@ -419,11 +432,13 @@ def _reading(explanation: Explanation) -> frozenset[str]:
 
 def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
           margin: float = VERDICT_MARGIN, limit: int | None = None,
-          held: Mapping[str, Iterable[str]] | None = None, top: str | None = None) -> Verdict:
+          held: Mapping[str, Iterable[str]] | None = None, top: str | None = None,
+          sharers: QuoteSharers | None = None) -> Verdict:
     """The verdict on ``retrieval``, given the explanations of (at least) its close anchors
     (``close_anchors``). Asserts one subject only when the evidence singles it out (module
     docstring); otherwise AMBIGUOUS with one reading per close candidate. ``top``: the anchor
-    to start from (default: the top result's)."""
+    to start from (default: the top result's). ``sharers``: asked only when a quote would single
+    a candidate out (None: quotes are taken as unique, a hand-made retrieval)."""
     top = top or subject_of(retrieval)
     if top is None or top not in explanations:
         return decide(retrieval, None)
@@ -468,14 +483,22 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
     # a close candidate whose whole title the question quotes, alone among them, is the one it
     # means ("Has the Go flaw 'unbounded read from invalid inputs in encoding/binary' been dealt
     # with?" among the product's advisories) -- unless another fits the question's words better
+    # -- and unless the quote is a family's boilerplate that many documents beyond the close
+    # ones hold (``MAX_QUOTE_SHARERS``)
+    def unique(anchor: str, passage: str) -> bool:
+        return sharers is None or sharers(anchor, passage) <= MAX_QUOTE_SHARERS
+
     quoted = [a for a in close if quotes_title(retrieval.question, explanations[a].title)]
-    if len(quoted) == 1 and not outfitted(retrieval, quoted[0], close):
+    if (len(quoted) == 1 and not outfitted(retrieval, quoted[0], close)
+            and unique(quoted[0], explanations[quoted[0]].title)):
         return single(quoted[0], "title quoted in the question")
     # ... or the one whose text it quotes, a sentence of it ("might allow remote attackers to
     # inject arbitrary web script or HTML via a filename"), which no other close candidate holds
-    quoting = [a for a in close if quotes_text(
-        retrieval.question, f"{explanations[a].title} {explanations[a].text}")]
-    if len(quoting) == 1 and not outfitted(retrieval, quoting[0], close):
+    runs = {a: quoted_run(retrieval.question, f"{explanations[a].title} {explanations[a].text}")
+            for a in close}
+    quoting = [a for a in close if runs[a] is not None]
+    if (len(quoting) == 1 and not outfitted(retrieval, quoting[0], close)
+            and unique(quoting[0], runs[quoting[0]] or "")):
         return single(quoting[0], "text quoted in the question")
     return _ambiguous(retrieval, explanations, close, margin, lead, top)
 
@@ -495,11 +518,36 @@ def quotes_text(question: str, text: str, run: int = MIN_QUOTED_TEXT_WORDS) -> b
     """The question repeats ``run`` consecutive words of ``text`` (a document's title and text)
     in their order: it quotes the document, whatever it leaves out around the quote (versions,
     the product's name)."""
+    return quoted_run(question, text, run) is not None
+
+
+def quoted_run(question: str, text: str, run: int = MIN_QUOTED_TEXT_WORDS) -> str | None:
+    """The longest passage of ``text`` the question quotes (``quotes_text``), as ``text`` writes
+    it (so a fulltext phrase query tokenises it as the index did: "torch.load" is one token);
+    None when it quotes no ``run`` consecutive words."""
     said, written = words(question), words(text)
     if len(said) < run or len(written) < run:
-        return False
+        return None
     grams = {tuple(written[i:i + run]) for i in range(len(written) - run + 1)}
-    return any(tuple(said[i:i + run]) in grams for i in range(len(said) - run + 1))
+    best: tuple[int, int] | None = None
+    i = 0
+    while i <= len(said) - run:
+        if tuple(said[i:i + run]) not in grams:
+            i += 1
+            continue
+        end = i + run  # extend while each next window is still a run of the text
+        while end < len(said) and tuple(said[end - run + 1:end + 1]) in grams:
+            end += 1
+        if best is None or end - i > best[1] - best[0]:
+            best = (i, end)
+        i = end
+    if best is None:
+        return None
+    quoted = said[best[0]:best[1]]
+    spans = [m.span() for m in _WORDS.finditer(text.lower())]
+    start = next(j for j in range(len(written) - len(quoted) + 1)
+                 if written[j:j + len(quoted)] == quoted)
+    return text[spans[start][0]:spans[start + len(quoted) - 1][1]]
 
 
 def identified(retrieval: Retrieval, holds: Iterable[str]) -> bool:
@@ -750,7 +798,7 @@ def answered_subject(verdict: Verdict, retrieval: Retrieval, held: Mapping[str, 
 
 def named_verdict(retrieval: Retrieval, holders: Sequence[str], group: Sequence[str],
                   explanations: Mapping[str, Explanation], held: Mapping[str, Iterable[str]],
-                  margin: float = VERDICT_MARGIN) -> Verdict:
+                  margin: float = VERDICT_MARGIN, sharers: QuoteSharers | None = None) -> Verdict:
     """The verdict on one mention of a question naming several subjects: ``judge`` among the
     anchors holding it (``holders``, best first), as if the question named only it -- so a name
     two documents carry ("Ortho Evra", approved twice) stays ambiguous between them."""
@@ -758,7 +806,7 @@ def named_verdict(retrieval: Retrieval, holders: Sequence[str], group: Sequence[
     sub = replace(retrieval, anchors=tuple(holders),
                   anchor_scores=tuple(scores[a] for a in holders) if scores else (),
                   question_entities=tuple(group))
-    verdict = judge(sub, explanations, margin, len(holders), held, top=holders[0])
+    verdict = judge(sub, explanations, margin, len(holders), held, top=holders[0], sharers=sharers)
     return replace(verdict, retrieval=None, singled_out_by=verdict.singled_out_by or "named")
 
 
@@ -804,7 +852,7 @@ def _hop_json(hop: Hop) -> dict[str, Any]:
 
 
 def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], k: int = 5,
-                margin: float = VERDICT_MARGIN) -> Verdict:
+                margin: float = VERDICT_MARGIN, sharers: QuoteSharers | None = None) -> Verdict:
     """The verdict on a retrieval (what ``CarClient.answer`` returns), given ``closure_of``
     (an anchor's ``Explanation``): a question with two or more mentions that name subjects held
     by different anchors gets one verdict per subject (``several``); otherwise ``judge`` over the
@@ -821,7 +869,7 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
                 if anchor not in explanations:
                     explanations[anchor] = closure_of(anchor)
         verdicts = [replace(named_verdict(retrieval, holders, group, explanations, held,
-                                          margin), margin=margin)
+                                          margin, sharers), margin=margin)
                     for holders, group in zip(named, groups, strict=True)]
         # a mention whose only reading is a weakly named document in force is a word of the
         # question, not a subject: without it, one subject may be left (judged below)
@@ -834,7 +882,7 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
                 distinct.append(v)
         if len(distinct) >= 2:
             return several(retrieval, distinct)
-    verdict = judge(retrieval, explanations, margin, k, held)
+    verdict = judge(retrieval, explanations, margin, k, held, sharers=sharers)
     top = verdict.subject_id
     answered = (answered_subject(verdict, retrieval, held, explanations[top], k)
                 if top is not None and top in explanations else None)

@@ -10,6 +10,7 @@ from datetime import date
 from car_graph.metrics import Reading, VerdictOutcome, score_verdicts, verdict_stale
 from car_graph.types import Explanation, Hop, Result, Retrieval, Status
 from car_graph.verdict import (
+    MAX_QUOTE_SHARERS,
     VerdictKind,
     answered_subject,
     answering,
@@ -22,6 +23,7 @@ from car_graph.verdict import (
     not_the_whole_question,
     outcome,
     outfitted,
+    quoted_run,
     quotes_text,
     quotes_title,
     several,
@@ -214,6 +216,57 @@ def test_a_question_quoting_a_sentence_of_one_close_candidates_text_singles_it_o
     assert judge(r, both, margin=1.0).kind is VerdictKind.AMBIGUOUS
     # the text is no part of explain's JSON
     assert "text" not in explained[A].to_json()
+
+
+def test_a_quote_many_documents_of_the_candidates_scope_share_is_boilerplate_not_a_subject() -> None:
+    boilerplate = "TensorFlow is an end-to-end open source platform for machine learning"
+    explained = {**EXPLAINED, A: replace(EXPLAINED[A], title=boilerplate),
+                 B: replace(EXPLAINED[B], title="Crash in the beta tokenizer")}
+    r = replace(retrieval((B, A), (1.9, 1.6)),
+                question=f'Is the tensorflow issue "{boilerplate}" fixed?',
+                anchor_text_scores=(1.5, 1.6))
+    asked: list[tuple[str, str]] = []
+
+    def sharers(count: int):
+        def ask(doc_id: str, passage: str) -> int:
+            asked.append((doc_id, passage))
+            return count
+        return ask
+
+    # the quoted title is held by as many other documents as a verdict lists: still a quote
+    few = judge(r, explained, margin=1.0, sharers=sharers(MAX_QUOTE_SHARERS))
+    assert few.decisive and few.subject_id == A
+    assert few.singled_out_by == "title quoted in the question"
+    assert asked[0] == (A, boilerplate)
+    # held by more: a family's boilerplate, and the verdict lists the close candidates instead
+    many = judge(r, explained, margin=1.0, sharers=sharers(MAX_QUOTE_SHARERS + 1))
+    assert many.kind is VerdictKind.AMBIGUOUS
+    assert {c.subject_id for c in many.candidates} == {A, B}
+    # the same for a run of the text: the passage asked about is the quoted run, as the text
+    # writes it (a phrase query then tokenises it as the index did)
+    text = "Affected versions of this crate dereference a raw pointer without any check at all."
+    quoting = {**EXPLAINED, A: replace(EXPLAINED[A], text=text)}
+    q = replace(r, question="Is the flaw where affected versions of this crate dereference a raw "
+                            "pointer without any check fixed?")
+    asked.clear()
+    assert judge(q, quoting, margin=1.0, sharers=sharers(0)).singled_out_by == "text quoted in the question"
+    assert asked == [(A, "Affected versions of this crate dereference a raw pointer without any check")]
+    assert judge(q, quoting, margin=1.0, sharers=sharers(9)).kind is VerdictKind.AMBIGUOUS
+
+
+def test_the_quoted_run_is_the_longest_passage_of_the_text_the_question_repeats() -> None:
+    text = ("one two three four five six seven eight nine ten. "
+            "alpha beta gamma delta epsilon zeta eta theta iota")
+    question = ("one two three four five six seven eight and then alpha beta gamma delta epsilon "
+                "zeta eta theta iota")
+    assert quoted_run(question, text) == "alpha beta gamma delta epsilon zeta eta theta iota"
+    assert quoted_run("one two three four five six seven", text) is None  # shorter than a run
+    # the passage as the text writes it: its capitals and punctuation inside the quote
+    assert quoted_run("was the flaw where torch load with weights only true reads any pickle fixed",
+                      "Remote code execution: torch.load with weights_only=True reads any pickle!"
+                      ) == "torch.load with weights_only=True reads any pickle"
+    assert quoted_run("one two three four five six seven eight nine ten", text) == (
+        "one two three four five six seven eight nine ten")
 
 
 def test_nothing_retrieved_is_not_found() -> None:
