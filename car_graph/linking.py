@@ -320,8 +320,15 @@ def written_whole(name: str, question: str) -> bool:
     """The question writes the name as the corpus spells it, every token in order and nothing
     between them but the name's own separators ("vm-memory", "Internet Protocol", "zip_next"),
     for names of two or more words; a one-word name written whole is only its word."""
+    return len(words(name)) >= 2 and spelled_out(name, question)
+
+
+def spelled_out(name: str, question: str) -> bool:
+    """The question writes the name's words in order, joined by separators only, and not as a
+    part of a longer name: "example.org/org/tool" is not spelled out in
+    "example.org/org/tool-os", "acme" not in "acme-user-sessions", "acme" is in "acme server"."""
     tokens = words(name)
-    if len(tokens) < 2:
+    if not tokens:
         return False
     pattern = r"(?<![\w-])" + r"[\s\-_./:]*".join(re.escape(t) for t in tokens) + r"(?![\w-])"
     return re.search(pattern, question, re.IGNORECASE) is not None

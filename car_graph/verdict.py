@@ -38,7 +38,7 @@ from enum import StrEnum
 from typing import Any
 
 from car_graph.linking import WORD_PATTERN as _WORDS
-from car_graph.linking import words
+from car_graph.linking import spelled_out, words
 from car_graph.metrics import Reading, VerdictOutcome
 from car_graph.types import Explanation, Hop, Result, Retrieval, Status
 
@@ -474,7 +474,7 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
     holds = {a: set(held.get(a, ()) if held is not None else explanations[a].scope) for a in close}
     # a candidate holding one entity of every mention the question makes (``mention_groups``:
     # "Regitine" linked as two brands is one mention) that some close candidate holds
-    named = [g for g in mention_groups(retrieval.question_entities)
+    named = [g for g in mention_groups(retrieval.question_entities, retrieval.question)
              if any(set(g) & holds[a] for a in close)]
     holders = [a for a in close if named and all(set(g) & holds[a] for g in named)]
     if len(holders) == 1 and (identified(retrieval, holds[holders[0]])
@@ -601,7 +601,7 @@ def unheld_mentions(verdict: Verdict, retrieval: Retrieval,
     """The mentions (``mention_groups``) of a question making two or more that a decisive
     verdict's subject does not hold: the question names something the asserted subject is not
     (a second product no retrieved document holds), so one subject does not answer it."""
-    groups = mention_groups(list(dict.fromkeys(retrieval.question_entities)))
+    groups = mention_groups(list(dict.fromkeys(retrieval.question_entities)), retrieval.question)
     if len(groups) < 2 or not verdict.decisive or verdict.subject_id is None:
         return []
     holds = set(held.get(verdict.subject_id, ()))
@@ -680,7 +680,7 @@ def _head_word(key: str) -> str:
     return next((w for w in re.split(r"[\s_-]+", name) if w), name)
 
 
-def mention_groups(entities: Sequence[str]) -> list[tuple[str, ...]]:
+def mention_groups(entities: Sequence[str], question: str | None = None) -> list[tuple[str, ...]]:
     """The question's linked entities ("type:key") grouped by the mention they read: two
     entities are one mention when their names share their first word (``_head_word``: of a
     path-like key, its last segment that is not a version) or one key's words are all in the
@@ -689,7 +689,10 @@ def mention_groups(entities: Sequence[str]) -> list[tuple[str, ...]]:
     "django-user-sessions" / "django"; "host/org/fiber/v3" / "host/org/fiber/v2"). Two paths
     under one host ("host/a/core", "host/b/vault") are two mentions. A linker reads one name
     several ways; only distinct mentions are distinct subjects. Groups keep the entities'
-    order."""
+    order. With the ``question``: a group of which some keys are spelled out in it
+    (``linking.spelled_out``) keeps only those -- the others were read inside the longer name
+    the question writes ("example.org/org/tool" inside "example.org/org/tool-os/tool-osd"), or
+    are one of several readings of a name that one reading spells out."""
     keys = [tuple(w for w in re.split(r"[\s_/-]+", e.split(":", 1)[-1]) if w) for e in entities]
     heads = [_head_word(e.split(":", 1)[-1]) for e in entities]
     parent = list(range(len(entities)))
@@ -708,6 +711,11 @@ def mention_groups(entities: Sequence[str]) -> list[tuple[str, ...]]:
     groups: dict[int, list[str]] = {}
     for i, entity in enumerate(entities):
         groups.setdefault(root(i), []).append(entity)
+    if question is not None:
+        for i, group in groups.items():
+            spelled = [e for e in group if spelled_out(e.split(":", 1)[-1], question)]
+            if spelled:
+                groups[i] = spelled
     return [tuple(g) for g in groups.values()]
 
 
@@ -739,7 +747,8 @@ def subject_mentions(retrieval: Retrieval, held: Mapping[str, Iterable[str]],
         fit = text_fit(retrieval, best) if best is not None else None
         return fit is not None and fit >= MIN_TEXT_FIT
 
-    return [g for g in mention_groups(list(dict.fromkeys(retrieval.question_entities)))
+    return [g for g in mention_groups(list(dict.fromkeys(retrieval.question_entities)),
+                                      retrieval.question)
             if named(g)]
 
 

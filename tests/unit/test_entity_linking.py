@@ -16,6 +16,7 @@ from car_graph.linking import (
     partial_digit_runs,
     readings_per_name,
     short_name_tokens,
+    spelled_out,
     title_definitions,
     typo_corrections,
     without_spans,
@@ -211,6 +212,19 @@ def test_the_name_word_pattern_matches_whole_tokens_only(name: str, word: str, m
 def test_a_multi_token_name_is_written_whole_only_with_every_token_in_order(
         name: str, question: str, whole: bool) -> None:
     assert written_whole(name, question) is whole
+
+
+@pytest.mark.parametrize(("name", "question", "spelled"), [
+    ("django", "Is django still affected?", True),
+    ("django", "Is django-user-sessions still affected?", False),  # part of a longer name
+    ("example.org/lxc/incus", "in example.org/lxc/incus-os/incus-osd", False),
+    ("sibutramine", "Is sibutramine hydrochloride sold?", True),
+    ("vm-memory", "Is VM memory affected?", True),
+    ("", "anything", False),
+])
+def test_a_name_is_spelled_out_when_its_words_stand_in_order_and_alone(
+        name: str, question: str, spelled: bool) -> None:
+    assert spelled_out(name, question) is spelled
 
 
 def test_index_tokens_joining_several_words_are_looked_up_whole() -> None:

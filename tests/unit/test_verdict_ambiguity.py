@@ -402,6 +402,25 @@ def test_mentions_group_the_readings_of_one_name_and_keep_distinct_names_apart()
         ("product:host/fiber/v3", "product:host/fiber/v2")]
 
 
+def test_a_mention_keeps_the_names_the_question_spells_out_not_those_read_inside_them() -> None:
+    # "example.org/lxc/incus" is covered word by word by the longer module path the question
+    # writes, but not spelled out in it: the mention is the longer name alone
+    question = "Is the example.org/lxc/incus-os/incus-osd LUKS bypass fixed, and the kotti CSRF?"
+    entities = ["product:example.org/lxc/incus-os/incus-osd", "product:example.org/lxc/incus",
+                "product:example.org/lxc/incus/v7", "product:kotti"]
+    assert mention_groups(entities) == [tuple(entities[:3]), ("product:kotti",)]
+    assert mention_groups(entities, question) == [
+        ("product:example.org/lxc/incus-os/incus-osd",), ("product:kotti",)]
+    # a name spelled out inside a longer one stays ("sibutramine" in "sibutramine hydrochloride"),
+    # and readings of which none is spelled out all stay (a typo, a brand read two ways)
+    salt = ["drug:sibutramine hydrochloride", "drug:sibutramine"]
+    assert mention_groups(salt, "Is sibutramine hydrochloride still sold?") == [tuple(salt)]
+    brands = ["brand:regitine mesylate", "brand:regitine hcl"]
+    assert mention_groups(brands, "Is Regitine still sold?") == [tuple(brands)]
+    assert mention_groups(["product:django-user-sessions", "product:django"],
+                          "Is django-user-sessions still affected?") == [("product:django-user-sessions",)]
+
+
 def test_one_name_read_two_ways_is_one_subject_not_several() -> None:
     # both entities read the same mention; A holds one, B the other: not "two subjects"
     r = replace(retrieval((A, B), (3.0, 1.5), entities=("product:alpha", "product:alpha beta")),
