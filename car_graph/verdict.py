@@ -482,14 +482,20 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
         return single(holders[0], "named in the question")
     # a close candidate whose whole title the question quotes, alone among them, is the one it
     # means ("Has the Go flaw 'unbounded read from invalid inputs in encoding/binary' been dealt
-    # with?" among the product's advisories) -- unless another fits the question's words better
-    # -- and unless the quote is a family's boilerplate that many documents beyond the close
-    # ones hold (``MAX_QUOTE_SHARERS``)
+    # with?" among the product's advisories) -- unless another, about something else, fits the
+    # question's words better: a sibling holding the same names the question gives fits better
+    # only by other words (its own wording of a similar flaw), and the quote chooses between
+    # siblings -- and unless the quote is a family's boilerplate that many documents beyond
+    # the close ones hold (``MAX_QUOTE_SHARERS``)
     def unique(anchor: str, passage: str) -> bool:
         return sharers is None or sharers(anchor, passage) <= MAX_QUOTE_SHARERS
 
+    def rivals(anchor: str) -> list[str]:
+        mine = holds[anchor] & set(retrieval.question_entities)
+        return [a for a in close if a == anchor or not (mine and mine <= holds[a])]
+
     quoted = [a for a in close if quotes_title(retrieval.question, explanations[a].title)]
-    if (len(quoted) == 1 and not outfitted(retrieval, quoted[0], close)
+    if (len(quoted) == 1 and not outfitted(retrieval, quoted[0], rivals(quoted[0]))
             and unique(quoted[0], explanations[quoted[0]].title)):
         return single(quoted[0], "title quoted in the question")
     # ... or the one whose text it quotes, a sentence of it ("might allow remote attackers to
@@ -497,7 +503,7 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
     runs = {a: quoted_run(retrieval.question, f"{explanations[a].title} {explanations[a].text}")
             for a in close}
     quoting = [a for a in close if runs[a] is not None]
-    if (len(quoting) == 1 and not outfitted(retrieval, quoting[0], close)
+    if (len(quoting) == 1 and not outfitted(retrieval, quoting[0], rivals(quoting[0]))
             and unique(quoting[0], runs[quoting[0]] or "")):
         return single(quoting[0], "text quoted in the question")
     return _ambiguous(retrieval, explanations, close, margin, lead, top)

@@ -197,6 +197,26 @@ def test_the_one_close_candidate_whose_title_the_question_quotes_is_singled_out(
     assert judge(r, both, margin=1.0).kind is VerdictKind.AMBIGUOUS
 
 
+def test_a_quoted_title_chooses_between_siblings_holding_the_same_name_whatever_fits_better() -> None:
+    # A and B both hold the product the question names; B fits the question's words better
+    # (its own wording of a similar flaw) but only A's title is quoted: A is the one meant
+    explained = {**EXPLAINED,
+                 A: replace(EXPLAINED[A], title="Panic when opening certain archives in archive/zip",
+                            scope=("product:go",)),
+                 B: replace(EXPLAINED[B], title="Panic when opening archives in archive/zip",
+                            scope=("product:go",))}
+    r = replace(retrieval((B, A), (2.9, 2.4), entities=("product:go",)),
+                question='Has the Go flaw "panic when opening certain archives in archive/zip" been fixed?',
+                anchor_text_scores=(1.9, 1.4))
+    verdict = judge(r, explained, margin=1.0)
+    assert verdict.decisive and verdict.subject_id == A
+    assert verdict.singled_out_by == "title quoted in the question"
+    # a better-fitting candidate about something else (holding no name the question gives)
+    # still outfits the quote: the question may be about it
+    other = {**explained, B: replace(explained[B], scope=("product:other",))}
+    assert judge(r, other, margin=1.0).kind is VerdictKind.AMBIGUOUS
+
+
 def test_a_question_quoting_a_sentence_of_one_close_candidates_text_singles_it_out() -> None:
     text = ("Parsing a crafted archive might allow remote attackers to read arbitrary files "
             "outside the extraction directory.")
