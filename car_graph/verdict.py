@@ -608,6 +608,12 @@ def unheld_mentions(verdict: Verdict, retrieval: Retrieval,
     verdict's subject does not hold: the question names something the asserted subject is not
     (a second product no retrieved document holds), so one subject does not answer it."""
     groups = mention_groups(list(dict.fromkeys(retrieval.question_entities)), retrieval.question)
+    # an identifier no retrieved document holds (scoped to, identified or named by) qualifies
+    # the question -- a version it pins ("We pinned the tool to 1.22"), an id it cites -- and
+    # names no subject: documents only mention it
+    anywhere = {e for entities in retrieval.anchor_held for e in entities}
+    identifiers = set(retrieval.question_identifiers)
+    groups = [g for g in groups if not (set(g) <= identifiers and anywhere.isdisjoint(g))]
     if len(groups) < 2 or not verdict.decisive or verdict.subject_id is None:
         return []
     holds = set(held.get(verdict.subject_id, ()))

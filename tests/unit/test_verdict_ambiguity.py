@@ -508,6 +508,25 @@ def test_a_subject_that_leaves_a_mention_of_the_question_unheld_is_not_asserted(
     assert not_the_whole_question(decisive, whole, EXPLAINED, held_all, margin=1.0) is decisive
 
 
+def test_an_identifier_no_retrieved_document_holds_qualifies_the_question_and_names_no_subject() -> None:
+    # "We pinned alpha to 1.22": the version is linked as an identifier, but documents only
+    # mention it; no anchor holds it, so A answering alpha answers the whole question
+    r = replace(retrieval((A, B), (3.0, 1.0), entities=("product:alpha", "version:1.22")),
+                anchor_held=(("product:alpha",), ()), question_identifiers=("version:1.22",))
+    held = dict(zip(r.anchors, r.anchor_held, strict=True))
+    decisive = judge(r, EXPLAINED, margin=1.0, held=held)
+    assert decisive.decisive and decisive.subject_id == A
+    assert unheld_mentions(decisive, r, held) == []
+    assert not_the_whole_question(decisive, r, EXPLAINED, held, margin=1.0) is decisive
+    # an identifier another retrieved document holds is a subject A does not answer
+    cited = replace(r, anchor_held=(("product:alpha",), ("version:1.22",)))
+    held_cited = dict(zip(cited.anchors, cited.anchor_held, strict=True))
+    assert unheld_mentions(decisive, cited, held_cited) == [("version:1.22",)]
+    # and a name no retrieved document holds still counts (a second subject nothing retrieved)
+    named = replace(r, question_identifiers=())
+    assert unheld_mentions(decisive, named, held) == [("version:1.22",)]
+
+
 def test_in_force_by_the_lead_alone_on_a_subject_the_question_does_not_name_is_not_asserted() -> None:
     # B leads by the margin, is in force, and holds nothing the question names (it names
     # nothing): the best match of a generic question is not said to be in force
