@@ -9,7 +9,8 @@ A verdict asserts a single subject only when the evidence singles it out (``judg
 
 * the top anchor leads the next one by at least ``VERDICT_MARGIN`` on the fused score (which
   already carries the boosts of the identifiers and names the question gives: an exact
-  identifier adds 2.5, more than dense + lexical can reach); or
+  identifier adds 2.5, more than dense + lexical can reach) -- unless the question quotes the
+  whole title of another anchor the verdict read and not the top one's; or
 * every anchor within the margin (a *close candidate*) leads to the same controlling documents,
   so the reading does not change the answer; or
 * exactly one close candidate holds, in its scope, the names the question gives, and no
@@ -449,6 +450,14 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
         return replace(decide(retrieval, explanations[anchor]), score=_score_of(retrieval, anchor),
                        lead=lead, margin=margin, singled_out_by=why)
 
+    if len(close) <= 1 and not quotes_title(retrieval.question, explanations[top].title):
+        # a whole title the question quotes, of an anchor read beyond the margin, outranks the
+        # lead of one whose title it does not quote
+        beyond = [a for a in retrieval.anchors[:limit] if a in explanations and a != top
+                  and quotes_title(retrieval.question, explanations[a].title)]
+        if len(beyond) == 1 and (sharers is None or sharers(
+                beyond[0], explanations[beyond[0]].title) <= MAX_QUOTE_SHARERS):
+            return single(beyond[0], "title quoted in the question")
     if len(close) <= 1:
         why = "margin" if lead is not None else ("only candidate" if retrieval.anchor_scores
                                                  else "top result")

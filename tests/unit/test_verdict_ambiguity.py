@@ -217,6 +217,26 @@ def test_a_quoted_title_chooses_between_siblings_holding_the_same_name_whatever_
     assert judge(r, other, margin=1.0).kind is VerdictKind.AMBIGUOUS
 
 
+def test_a_quoted_title_beyond_the_margin_outranks_a_lead_whose_title_is_not_quoted() -> None:
+    # B leads by more than the margin (it holds more readings of the named product), but the
+    # question quotes A's title whole: A is the document it means
+    explained = {**EXPLAINED,
+                 A: replace(EXPLAINED[A], title="RCE via ZipSlip and symbolic links in workflows"),
+                 B: replace(EXPLAINED[B], title="Pod spec patch bypasses the security context")}
+    r = replace(retrieval((B, A), (8.2, 7.0)),
+                question='Is the workflows issue "RCE via ZipSlip and symbolic links in workflows" fixed?')
+    verdict = judge(r, explained, margin=1.0, limit=2)
+    assert verdict.decisive and verdict.subject_id == A
+    assert verdict.singled_out_by == "title quoted in the question"
+    # the leader's own title quoted: the lead stands
+    both = {**explained, B: replace(explained[B], title="RCE via ZipSlip and symbolic links")}
+    assert judge(r, both, margin=1.0, limit=2).subject_id == B
+    # a boilerplate title shared by many documents does not overrule the lead
+    assert judge(r, explained, margin=1.0, limit=2, sharers=lambda _d, _p: 9).subject_id == B
+    # nor does a title of an anchor the verdict did not read
+    assert judge(r, {B: explained[B]}, margin=1.0, limit=2).subject_id == B
+
+
 def test_a_question_quoting_a_sentence_of_one_close_candidates_text_singles_it_out() -> None:
     text = ("Parsing a crafted archive might allow remote attackers to read arbitrary files "
             "outside the extraction directory.")
