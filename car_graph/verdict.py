@@ -18,7 +18,9 @@ A verdict asserts a single subject only when the evidence singles it out (``judg
 * exactly one close candidate's whole title (of ``MIN_QUOTED_TITLE_WORDS`` words or more), or a
   run of ``MIN_QUOTED_TEXT_WORDS`` words of its text, is quoted in the question, no other close
   candidate fits its words better, and no more than ``MAX_QUOTE_SHARERS`` other documents of
-  its kind and scope outside its chain hold the same passage (a family's boilerplate).
+  its kind and scope outside its chain hold the same passage (a family's boilerplate); of
+  several siblings quoting it, the one quoting ``MIN_QUOTED_TEXT_WORDS`` words more than any
+  other.
 
 Otherwise the verdict is ``AMBIGUOUS``: it lists the close candidates, each with its own status
 and controlling documents, and is never IN FORCE -- the summary says which readings are voided
@@ -515,6 +517,18 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
     if (len(quoting) == 1 and not outfitted(retrieval, quoting[0], rivals(quoting[0]))
             and unique(quoting[0], runs[quoting[0]] or "")):
         return single(quoting[0], "text quoted in the question")
+    # several siblings quote the question, one far more of it than the others: they repeat a
+    # stock phrase of their kind of flaw ("allows remote attackers to inject arbitrary web
+    # script or HTML"), it repeats a sentence of its own besides -- at least
+    # MIN_QUOTED_TEXT_WORDS more of the question's words than any other
+    if len(quoting) > 1:
+        ranked = sorted(quoting, key=lambda a: len(words(runs[a] or "")), reverse=True)
+        best = ranked[0]
+        extra = len(words(runs[best] or "")) - len(words(runs[ranked[1]] or ""))
+        others = set(rivals(best)) - {best}
+        if (extra >= MIN_QUOTED_TEXT_WORDS and not others & set(quoting)
+                and not outfitted(retrieval, best, rivals(best)) and unique(best, runs[best] or "")):
+            return single(best, "text quoted in the question")
     return _ambiguous(retrieval, explanations, close, margin, lead, top)
 
 

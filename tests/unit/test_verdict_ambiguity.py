@@ -309,6 +309,27 @@ def test_the_quoted_run_is_the_longest_passage_of_the_text_the_question_repeats(
         "one two three four five six seven eight nine ten")
 
 
+def test_of_siblings_quoting_the_question_the_one_quoting_a_sentence_more_is_singled_out() -> None:
+    stock = "allows remote attackers to inject arbitrary web script or HTML"
+    own = "via a filename associated with a file upload in the admin"
+    explained = {**EXPLAINED,
+                 A: replace(EXPLAINED[A], text=f"XSS in alpha 1.1: {stock} {own}.", scope=("product:alpha",)),
+                 B: replace(EXPLAINED[B], text=f"XSS in alpha 1.2: {stock} via a redirect.",
+                            scope=("product:alpha",))}
+    r = replace(retrieval((B, A), (2.9, 2.5), entities=("product:alpha",)),
+                question=f"I read that alpha {stock} {own} -- what should I upgrade to?",
+                anchor_text_scores=(1.9, 1.5))
+    verdict = judge(r, explained, margin=1.0)
+    assert verdict.decisive and verdict.subject_id == A
+    assert verdict.singled_out_by == "text quoted in the question"
+    # a few words more than the sibling's stock phrase are no sentence of its own
+    short = replace(r, question=f"I read that alpha {stock} via a filename -- what should I upgrade to?")
+    assert judge(short, explained, margin=1.0).kind is VerdictKind.AMBIGUOUS
+    # the other quoting candidate is about something else (not holding alpha): no choice made
+    other = {**explained, B: replace(explained[B], scope=("product:beta",))}
+    assert judge(r, other, margin=1.0).kind is VerdictKind.AMBIGUOUS
+
+
 def test_nothing_retrieved_is_not_found() -> None:
     empty = Retrieval("q", None, (), (), 0, ())
     assert judge(empty, EXPLAINED).kind is VerdictKind.NOT_FOUND
