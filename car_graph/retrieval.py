@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import re
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
@@ -400,6 +400,27 @@ class Retriever:
         phrase = '"' + re.sub(r'["\\]', " ", passage) + '"'
         rows = self.store.read("quote_sharers", doc_id=doc_id, lucene=phrase, limit=QUOTE_HITS)
         return sum(holds_passage(f"{row['title'] or ''} {row['text'] or ''}", wanted) for row in rows)
+
+    def passage_holders(self, asks: Sequence[tuple[str, str]]) -> list[int | None]:
+        """For each (doc_id, passage) -- a span of the document's title or text -- how many
+        other documents of its kind, anywhere in the corpus and outside its supersession chain,
+        hold the passage word for word; None when the count vouches for nothing: the fulltext
+        index does not find the document itself by the passage (stop words only), or finds more
+        hits than are read. One statement for all of them."""
+        phrases = [{"i": i, "doc_id": doc_id, "limit": QUOTE_HITS,
+                    "lucene": '"' + re.sub(r'["\\]', " ", passage) + '"'}
+                   for i, (doc_id, passage) in enumerate(asks) if words(passage)]
+        counts: list[int | None] = [None] * len(asks)
+        if not phrases:
+            return counts
+        for row in self.store.read("passage_holders", asks=phrases):
+            hits, passage = row["hits"], asks[row["i"]][1]
+            if row["read"] < QUOTE_HITS and any(hit["own"] for hit in hits):
+                wanted = words(passage)
+                counts[row["i"]] = sum(
+                    not hit["own"] and holds_passage(f"{hit['title'] or ''} {hit['text'] or ''}", wanted)
+                    for hit in hits)
+        return counts
 
     def explain(self, doc_id: str, as_of: date | None = None,
                 known_at: datetime | None = None) -> Explanation:

@@ -20,7 +20,13 @@ A verdict asserts a single subject only when the evidence singles it out (``judg
   candidate fits its words better, and no more than ``MAX_QUOTE_SHARERS`` other documents of
   its kind and scope outside its chain hold the same passage (a family's boilerplate); of
   several siblings quoting it, the one quoting ``MIN_QUOTED_TEXT_WORDS`` words more than any
-  other.
+  other; or
+* exactly one close candidate holds a run of the question's words that no other close candidate
+  holds, no other document of its kind in the corpus holds (``distinct_passage``, counted by
+  ``passage_holders``), with a word no other close candidate holds at all and at most
+  ``MAX_QUOTE_SHARERS`` other documents of its kind do ("indicated for gout": one approval says
+  "Indication: Gout"); it holds every mention the question links, and no other close candidate
+  fits the question's words better.
 
 Otherwise the verdict is ``AMBIGUOUS``: it lists the close candidates, each with its own status
 and controlling documents, and is never IN FORCE -- the summary says which readings are voided
@@ -88,6 +94,10 @@ MAX_QUOTE_SHARERS = 5
 # (doc_id, the quoted passage as the document writes it) -> how many other documents of its kind
 # and scope, outside its supersession chain, hold the passage (``Retriever.quote_sharers``)
 QuoteSharers = Callable[[str, str], int]
+# [(doc_id, a passage of its title or text), ...] -> for each, how many other documents of its
+# kind anywhere in the corpus, outside its supersession chain, hold the passage; None when the
+# index cannot vouch for it (``Retriever.passage_holders``: one statement for all)
+PassageHolders = Callable[[Sequence[tuple[str, str]]], "list[int | None]"]
 # Voided: a reading under which the document asked about is no longer (wholly) in force.
 VOIDED_KINDS = frozenset({"superseded", "partially_superseded", "withdrawn", "unresolved"})
 
@@ -436,12 +446,15 @@ def _reading(explanation: Explanation) -> frozenset[str]:
 def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
           margin: float = VERDICT_MARGIN, limit: int | None = None,
           held: Mapping[str, Iterable[str]] | None = None, top: str | None = None,
-          sharers: QuoteSharers | None = None) -> Verdict:
+          sharers: QuoteSharers | None = None,
+          passage_holders: PassageHolders | None = None) -> Verdict:
     """The verdict on ``retrieval``, given the explanations of (at least) its close anchors
     (``close_anchors``). Asserts one subject only when the evidence singles it out (module
     docstring); otherwise AMBIGUOUS with one reading per close candidate. ``top``: the anchor
     to start from (default: the top result's). ``sharers``: asked only when a quote would single
-    a candidate out (None: quotes are taken as unique, a hand-made retrieval)."""
+    a candidate out (None: quotes are taken as unique, a hand-made retrieval).
+    ``passage_holders``:
+    asked only when nothing else singles a candidate out (None: the corpus is not consulted)."""
     top = top or subject_of(retrieval)
     if top is None or top not in explanations:
         return decide(retrieval, None)
@@ -529,6 +542,40 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
         if (extra >= MIN_QUOTED_TEXT_WORDS and not others & set(quoting)
                 and not outfitted(retrieval, best, rivals(best)) and unique(best, runs[best] or "")):
             return single(best, "text quoted in the question")
+    # ... or the one holding words of the question that no other close candidate holds and no
+    # other document of its kind in the whole corpus does ("Is the drug indicated for gout still
+    # approved?": one approval in the corpus says "Indication: Gout"). A passage other documents
+    # of the kind share (an indication several drugs have) names none of them; nor does a phrase
+    # unique only by its word order ("node module suffers" of one advisory, whose sibling writes
+    # "node module before 0.4.7 suffers"): it needs a word no other close candidate holds at all,
+    # which few documents of the kind do. Weaker evidence than a quote, so the candidate must also
+    # hold every mention the question makes: words of one document do not answer a question that
+    # also names another product
+    if passage_holders is not None:
+        mentions = [g for g in mention_groups(retrieval.question_entities, retrieval.question)
+                    if not (set(g) <= set(retrieval.question_identifiers)
+                            and all(set(g).isdisjoint(holds.get(a, ())) for a in close))]
+        texts = {a: f"{explanations[a].title} {explanations[a].text}" for a in close}
+        asks: dict[str, list[str]] = {}  # candidate -> its passage, then its own words
+        for a in close:
+            passage = distinct_passage(retrieval.question, texts[a],
+                                       [texts[o] for o in close if o != a])
+            if passage is None or any(set(g).isdisjoint(holds[a]) for g in mentions):
+                continue
+            theirs = set().union(*(words(texts[o]) for o in close if o != a))
+            own_words = [w for w in dict.fromkeys(passage.split()) if w not in theirs]
+            if own_words:  # a one-word passage is its own word: its exact count tells both
+                asks[a] = [passage, *(w for w in own_words if w != passage)]
+        flat = [(a, p) for a, passages in asks.items() for p in passages]
+        counts = iter(passage_holders(flat) if flat else [])
+        alone = []
+        for a, passages in asks.items():
+            phrase, *rare = (next(counts) for _ in passages)
+            if phrase == 0 and (" " not in passages[0] or any(
+                    n is not None and n <= MAX_QUOTE_SHARERS for n in rare)):
+                alone.append(a)
+        if len(alone) == 1 and not outfitted(retrieval, alone[0], rivals(alone[0])):
+            return single(alone[0], "words of the question only it holds")
     return _ambiguous(retrieval, explanations, close, margin, lead, top)
 
 
@@ -577,6 +624,27 @@ def quoted_run(question: str, text: str, run: int = MIN_QUOTED_TEXT_WORDS) -> st
     start = next(j for j in range(len(written) - len(quoted) + 1)
                  if written[j:j + len(quoted)] == quoted)
     return text[spans[start][0]:spans[start + len(quoted) - 1][1]]
+
+
+def distinct_passage(question: str, text: str, others: Iterable[str]) -> str | None:
+    """The longest run of the question's words that ``text`` holds and none of ``others`` does,
+    as ``words`` spells it, space-separated (a fulltext phrase query of plain words: a run the
+    index keeps as one token, "torch.load", is not found and vouches for nothing); None when
+    every run it holds is held by another text too."""
+    said, written = words(question), words(text)
+    theirs = [words(o) for o in others]
+
+    def grams(seq: Sequence[str], n: int) -> set[tuple[str, ...]]:
+        return {tuple(seq[i:i + n]) for i in range(len(seq) - n + 1)}
+
+    for n in range(min(len(said), len(written)), 0, -1):
+        mine = grams(written, n)
+        shared = set().union(*(grams(t, n) for t in theirs)) if theirs else set()
+        for i in range(len(said) - n + 1):
+            run = tuple(said[i:i + n])
+            if run in mine and run not in shared:
+                return " ".join(run)
+    return None
 
 
 def identified(retrieval: Retrieval, holds: Iterable[str]) -> bool:
@@ -842,7 +910,8 @@ def answered_subject(verdict: Verdict, retrieval: Retrieval, held: Mapping[str, 
 
 def named_verdict(retrieval: Retrieval, holders: Sequence[str], group: Sequence[str],
                   explanations: Mapping[str, Explanation], held: Mapping[str, Iterable[str]],
-                  margin: float = VERDICT_MARGIN, sharers: QuoteSharers | None = None) -> Verdict:
+                  margin: float = VERDICT_MARGIN, sharers: QuoteSharers | None = None,
+                  passage_holders: PassageHolders | None = None) -> Verdict:
     """The verdict on one mention of a question naming several subjects: ``judge`` among the
     anchors holding it (``holders``, best first), as if the question named only it -- so a name
     two documents carry ("Ortho Evra", approved twice) stays ambiguous between them."""
@@ -850,7 +919,8 @@ def named_verdict(retrieval: Retrieval, holders: Sequence[str], group: Sequence[
     sub = replace(retrieval, anchors=tuple(holders),
                   anchor_scores=tuple(scores[a] for a in holders) if scores else (),
                   question_entities=tuple(group))
-    verdict = judge(sub, explanations, margin, len(holders), held, top=holders[0], sharers=sharers)
+    verdict = judge(sub, explanations, margin, len(holders), held, top=holders[0], sharers=sharers,
+                    passage_holders=passage_holders)
     return replace(verdict, retrieval=None, singled_out_by=verdict.singled_out_by or "named")
 
 
@@ -896,7 +966,8 @@ def _hop_json(hop: Hop) -> dict[str, Any]:
 
 
 def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], k: int = 5,
-                margin: float = VERDICT_MARGIN, sharers: QuoteSharers | None = None) -> Verdict:
+                margin: float = VERDICT_MARGIN, sharers: QuoteSharers | None = None,
+                passage_holders: PassageHolders | None = None) -> Verdict:
     """The verdict on a retrieval (what ``CarClient.answer`` returns), given ``closure_of``
     (an anchor's ``Explanation``): a question with two or more mentions that name subjects held
     by different anchors gets one verdict per subject (``several``); otherwise ``judge`` over the
@@ -913,7 +984,7 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
                 if anchor not in explanations:
                     explanations[anchor] = closure_of(anchor)
         verdicts = [replace(named_verdict(retrieval, holders, group, explanations, held,
-                                          margin, sharers), margin=margin)
+                                          margin, sharers, passage_holders), margin=margin)
                     for holders, group in zip(named, groups, strict=True)]
         # a mention whose only reading is a weakly named document in force is a word of the
         # question, not a subject: without it, one subject may be left (judged below)
@@ -926,7 +997,8 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
                 distinct.append(v)
         if len(distinct) >= 2:
             return several(retrieval, distinct)
-    verdict = judge(retrieval, explanations, margin, k, held, sharers=sharers)
+    verdict = judge(retrieval, explanations, margin, k, held, sharers=sharers,
+                    passage_holders=passage_holders)
     top = verdict.subject_id
     answered = (answered_subject(verdict, retrieval, held, explanations[top], k)
                 if top is not None and top in explanations else None)

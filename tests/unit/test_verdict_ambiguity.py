@@ -16,6 +16,7 @@ from car_graph.verdict import (
     answering,
     close_anchors,
     decide,
+    distinct_passage,
     judge,
     mention_groups,
     named_subjects,
@@ -667,3 +668,73 @@ def test_a_weakly_named_second_subject_in_force_is_dropped_and_unheld_mentions_n
     several_ = verdict_for(fits, EXPLAINED.__getitem__, k=5, margin=1.0)
     assert several_.kind is VerdictKind.MULTIPLE
     assert [s.subject_id for s in several_.subjects] == [A, B]
+
+
+def test_the_distinct_passage_is_the_longest_run_of_the_question_no_other_text_holds() -> None:
+    question = "Is the drug indicated for gout still approved?"
+    mine = "Atophan was approved in 1908. Indication: Gout."
+    theirs = ["Zyloprim was approved in 1966.", "Promin was approved in 1945."]
+    assert distinct_passage(question, mine, theirs) == "gout"
+    # a run another text holds too is no one's own
+    assert distinct_passage(question, mine, [*theirs, "Indication: gout."]) is None
+    # longer runs first, spelled as words split them (a phrase query of plain words)
+    assert distinct_passage("Is the flaw in torch.load of pickles fixed?",
+                            "Unsafe torch.load of pickles.", ["Unsafe pickles."]) == "torch load of pickles"
+
+
+def test_words_of_the_question_only_one_candidate_holds_and_few_documents_do_single_it_out() -> None:
+    # B and C are close and read differently (B, C in force; A superseded): ambiguous by margin
+    explained = {**EXPLAINED,
+                 A: replace(EXPLAINED[A], text="Class: Analgesic. Indication: Gout."),
+                 B: replace(EXPLAINED[B], text="Approved as a new molecular entity."),
+                 C: replace(EXPLAINED[C], text="Approved as a new molecular entity.")}
+    r = replace(retrieval((A, B, C), (1.1, 1.0, 0.9)),
+                question="Is the drug indicated for gout still approved?",
+                anchor_text_scores=(1.1, 1.0, 0.9))
+    asked: list[tuple[str, str]] = []
+
+    def holders(counts: dict[str, int | None]):
+        def ask(passages: list[tuple[str, str]]) -> list[int | None]:
+            asked.extend(passages)
+            return [counts.get(passage) for _, passage in passages]
+        return ask
+
+    # no corpus to ask (a hand-made retrieval): ambiguous, as before
+    assert judge(r, explained, margin=1.0).kind is VerdictKind.AMBIGUOUS
+    # the passage and its own word held by no other document of A's kind: A
+    alone = judge(r, explained, margin=1.0, passage_holders=holders({"gout": 0}))
+    assert alone.decisive and alone.subject_id == A and alone.kind is VerdictKind.SUPERSEDED
+    assert alone.singled_out_by == "words of the question only it holds"
+    assert (A, "gout") in asked
+    # other approvals hold it (an indication several drugs share): it names none of them
+    shared = judge(r, explained, margin=1.0, passage_holders=holders({"gout": 2}))
+    assert shared.kind is VerdictKind.AMBIGUOUS
+    # the index cannot vouch for the passage (stop words, too many hits): no decision
+    assert judge(r, explained, margin=1.0, passage_holders=holders({})).kind is VerdictKind.AMBIGUOUS
+    # a better-fitting close candidate about something else overrules it
+    better = replace(r, anchor_text_scores=(0.5, 1.0, 0.9))
+    assert judge(better, explained, margin=1.0,
+                 passage_holders=holders({"gout": 0})).kind is VerdictKind.AMBIGUOUS
+
+
+def test_a_phrase_unique_only_by_its_word_order_or_leaving_a_named_product_unheld_is_no_subject() -> None:
+    # A's passage "node module suffers" is unique as a phrase, but B holds each of its words
+    explained = {**EXPLAINED,
+                 A: replace(EXPLAINED[A], text="merge-options node module suffers from pollution"),
+                 B: replace(EXPLAINED[B], text="assign-deep node module before 0.4.7 suffers from it")}
+    r = replace(retrieval((A, B), (1.1, 1.0)),
+                question="Was prototype pollution node module suffers ever patched?",
+                anchor_text_scores=(1.1, 1.0))
+    def everything_rare(passages: list[tuple[str, str]]) -> list[int | None]:
+        return [0] * len(passages)  # a corpus where every word is rare
+
+    assert judge(r, explained, margin=1.0, passage_holders=everything_rare).kind is VerdictKind.AMBIGUOUS
+    # words only A holds, but the question also names a product A does not hold
+    gout = {**EXPLAINED, A: replace(EXPLAINED[A], text="Indication: Gout."),
+            B: replace(EXPLAINED[B], text="Approved.")}
+    named = replace(retrieval((A, B), (1.1, 1.0), entities=("product:beta",)),
+                    question="Are the gout issue and the beta issue both fixed?",
+                    anchor_text_scores=(1.1, 1.0))
+    verdict = judge(named, gout, margin=1.0, held={A: (), B: ()},
+                    passage_holders=everything_rare)
+    assert verdict.kind is VerdictKind.AMBIGUOUS
