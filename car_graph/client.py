@@ -321,7 +321,7 @@ class CarClient:
             return walked[doc_id] if doc_id in walked else explain_one(doc_id)
 
         return verdict_for(retrieval, closure_of, k, margin, sharers=self.retriever.quote_sharers,
-                           passage_holders=self.retriever.passage_holders)
+                           corpus=self.retriever)
 
     def context(
         self, question: str, as_of: date | None = None, *, k: int = 5, domain: str | None = None,

@@ -335,6 +335,7 @@ class Retriever:
             scope=tuple(row["scope"]),
             known_at=known_at,
             text=row.get("text") or "",
+            kind=row.get("kind"),
         )
 
     @staticmethod

@@ -159,13 +159,15 @@ class Explanation:
     # the document's own text, for the verdict's reading of a question that quotes it; not part
     # of explain's JSON (the shape stays as it was)
     text: str = field(default="", repr=False)
+    # its kind, for the verdict (which kinds a question asks about); not part of explain's JSON
+    kind: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The shape of ``car-graph explain --json``, a contract (``known_at`` only when asked
         for, so the shape without it is unchanged)."""
         data = asdict(self)
         data["status"] = str(self.status)
-        del data["text"]
+        del data["text"], data["kind"]
         if self.known_at is None:
             del data["known_at"]
         else:

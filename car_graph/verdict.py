@@ -13,6 +13,10 @@ A verdict asserts a single subject only when the evidence singles it out (``judg
   whole title of another anchor the verdict read and not the top one's; or
 * every anchor within the margin (a *close candidate*) leads to the same controlling documents,
   so the reading does not change the answer; or
+* it is the one close candidate left of a kind that is voided, the others being of a kind that
+  only voids others in what the verdict read (``voiding_kinds``: withdrawals, recalls, release
+  notes answer "is it still in force?", they are not what it asks about), and it holds what
+  the question names; those others are no readings of the question either; or
 * exactly one close candidate holds, in its scope, the names the question gives, and no
   other close candidate fits the question's own words better (``outfitted``); or
 * exactly one close candidate's whole title (of ``MIN_QUOTED_TITLE_WORDS`` words or more), or a
@@ -44,7 +48,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
 from car_graph.linking import WORD_PATTERN as _WORDS
 from car_graph.linking import spelled_out, words
@@ -94,10 +98,18 @@ MAX_QUOTE_SHARERS = 5
 # (doc_id, the quoted passage as the document writes it) -> how many other documents of its kind
 # and scope, outside its supersession chain, hold the passage (``Retriever.quote_sharers``)
 QuoteSharers = Callable[[str, str], int]
-# [(doc_id, a passage of its title or text), ...] -> for each, how many other documents of its
-# kind anywhere in the corpus, outside its supersession chain, hold the passage; None when the
-# index cannot vouch for it (``Retriever.passage_holders``: one statement for all)
-PassageHolders = Callable[[Sequence[tuple[str, str]]], "list[int | None]"]
+
+
+class Corpus(Protocol):
+    """What a verdict may ask of the whole graph beyond the retrieval (``Retriever`` is one),
+    only when the retrieval alone leaves the verdict ambiguous."""
+
+    def passage_holders(self, asks: Sequence[tuple[str, str]]) -> list[int | None]:
+        """For each (doc_id, a passage of its title or text): how many other documents of its
+        kind anywhere in the corpus, outside its supersession chain, hold the passage; None when
+        the index cannot vouch for it. One statement for all."""
+        ...
+
 # Voided: a reading under which the document asked about is no longer (wholly) in force.
 VOIDED_KINDS = frozenset({"superseded", "partially_superseded", "withdrawn", "unresolved"})
 
@@ -446,15 +458,13 @@ def _reading(explanation: Explanation) -> frozenset[str]:
 def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
           margin: float = VERDICT_MARGIN, limit: int | None = None,
           held: Mapping[str, Iterable[str]] | None = None, top: str | None = None,
-          sharers: QuoteSharers | None = None,
-          passage_holders: PassageHolders | None = None) -> Verdict:
+          sharers: QuoteSharers | None = None, corpus: Corpus | None = None) -> Verdict:
     """The verdict on ``retrieval``, given the explanations of (at least) its close anchors
     (``close_anchors``). Asserts one subject only when the evidence singles it out (module
     docstring); otherwise AMBIGUOUS with one reading per close candidate. ``top``: the anchor
     to start from (default: the top result's). ``sharers``: asked only when a quote would single
-    a candidate out (None: quotes are taken as unique, a hand-made retrieval).
-    ``passage_holders``:
-    asked only when nothing else singles a candidate out (None: the corpus is not consulted)."""
+    a candidate out (None: quotes are taken as unique, a hand-made retrieval). ``corpus``:
+    asked only when the retrieval alone leaves the verdict ambiguous (None: not consulted)."""
     top = top or subject_of(retrieval)
     if top is None or top not in explanations:
         return decide(retrieval, None)
@@ -485,6 +495,24 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
         close = [a for a in close if a not in answers]
         if len(close) == 1:
             return single(close[0], "the others answer it")
+    if len(close) > 1:
+        # a candidate of a kind that, in what the verdict read, only voids others (the kind of
+        # a controlling document of a voided candidate, and of no voided one: withdrawals,
+        # recalls, release notes) answers "is it still in force?"; beside candidates of a kind
+        # that is voided, the question asks about those ("Would a pharmacy still fill
+        # phenformin?": the approval, not another country's withdrawal). Left alone so, a
+        # candidate is singled out only if it holds what the question names: elimination is no
+        # evidence about a question that names nothing (an indication several approvals share,
+        # a flaw's generic wording)
+        voiding = voiding_kinds(close, explanations)
+        asked = [a for a in close if explanations[a].kind not in voiding]
+        if 1 < len(asked) < len(close):
+            close = asked
+        elif len(asked) == 1:
+            mine = set(held.get(asked[0], ()) if held is not None else explanations[asked[0]].scope)
+            groups = mention_groups(retrieval.question_entities, retrieval.question)
+            if groups and all(set(g) & mine for g in groups):
+                return single(asked[0], "the others are of a kind that answers")
     voided = [a for a in close if a not in _reading(explanations[a])]
     if len({_reading(explanations[a]) for a in close}) == 1 and len(voided) <= 1:
         # every reading leads to the same controlling documents and at most one candidate is
@@ -551,7 +579,7 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
     # which few documents of the kind do. Weaker evidence than a quote, so the candidate must also
     # hold every mention the question makes: words of one document do not answer a question that
     # also names another product
-    if passage_holders is not None:
+    if corpus is not None:
         mentions = [g for g in mention_groups(retrieval.question_entities, retrieval.question)
                     if not (set(g) <= set(retrieval.question_identifiers)
                             and all(set(g).isdisjoint(holds.get(a, ())) for a in close))]
@@ -567,7 +595,7 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
             if own_words:  # a one-word passage is its own word: its exact count tells both
                 asks[a] = [passage, *(w for w in own_words if w != passage)]
         flat = [(a, p) for a, passages in asks.items() for p in passages]
-        counts = iter(passage_holders(flat) if flat else [])
+        counts = iter(corpus.passage_holders(flat) if flat else [])
         alone = []
         for a, passages in asks.items():
             phrase, *rare = (next(counts) for _ in passages)
@@ -577,6 +605,16 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
         if len(alone) == 1 and not outfitted(retrieval, alone[0], rivals(alone[0])):
             return single(alone[0], "words of the question only it holds")
     return _ambiguous(retrieval, explanations, close, margin, lead, top)
+
+
+def voiding_kinds(close: Sequence[str], explanations: Mapping[str, Explanation]) -> frozenset[str]:
+    """The kinds that, among the close candidates' readings, void others and are never voided:
+    a controlling document's kind (besides the candidate itself) of a candidate something
+    supersedes, which no candidate something supersedes has. Read from the closures the
+    retrieval walked, so as of its date and as known at its instant."""
+    voided = [a for a in close if explanations[a].superseded_by]
+    voiders = {c.kind for a in voided for c in explanations[a].controlling if c.doc_id != a}
+    return frozenset(k for k in voiders if k) - {explanations[a].kind for a in voided}
 
 
 def quotes_title(question: str, title: str) -> bool:
@@ -911,7 +949,7 @@ def answered_subject(verdict: Verdict, retrieval: Retrieval, held: Mapping[str, 
 def named_verdict(retrieval: Retrieval, holders: Sequence[str], group: Sequence[str],
                   explanations: Mapping[str, Explanation], held: Mapping[str, Iterable[str]],
                   margin: float = VERDICT_MARGIN, sharers: QuoteSharers | None = None,
-                  passage_holders: PassageHolders | None = None) -> Verdict:
+                  corpus: Corpus | None = None) -> Verdict:
     """The verdict on one mention of a question naming several subjects: ``judge`` among the
     anchors holding it (``holders``, best first), as if the question named only it -- so a name
     two documents carry ("Ortho Evra", approved twice) stays ambiguous between them."""
@@ -920,7 +958,7 @@ def named_verdict(retrieval: Retrieval, holders: Sequence[str], group: Sequence[
                   anchor_scores=tuple(scores[a] for a in holders) if scores else (),
                   question_entities=tuple(group))
     verdict = judge(sub, explanations, margin, len(holders), held, top=holders[0], sharers=sharers,
-                    passage_holders=passage_holders)
+                    corpus=corpus)
     return replace(verdict, retrieval=None, singled_out_by=verdict.singled_out_by or "named")
 
 
@@ -967,7 +1005,7 @@ def _hop_json(hop: Hop) -> dict[str, Any]:
 
 def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], k: int = 5,
                 margin: float = VERDICT_MARGIN, sharers: QuoteSharers | None = None,
-                passage_holders: PassageHolders | None = None) -> Verdict:
+                corpus: Corpus | None = None) -> Verdict:
     """The verdict on a retrieval (what ``CarClient.answer`` returns), given ``closure_of``
     (an anchor's ``Explanation``): a question with two or more mentions that name subjects held
     by different anchors gets one verdict per subject (``several``); otherwise ``judge`` over the
@@ -984,7 +1022,7 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
                 if anchor not in explanations:
                     explanations[anchor] = closure_of(anchor)
         verdicts = [replace(named_verdict(retrieval, holders, group, explanations, held,
-                                          margin, sharers, passage_holders), margin=margin)
+                                          margin, sharers, corpus), margin=margin)
                     for holders, group in zip(named, groups, strict=True)]
         # a mention whose only reading is a weakly named document in force is a word of the
         # question, not a subject: without it, one subject may be left (judged below)
@@ -997,8 +1035,7 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
                 distinct.append(v)
         if len(distinct) >= 2:
             return several(retrieval, distinct)
-    verdict = judge(retrieval, explanations, margin, k, held, sharers=sharers,
-                    passage_holders=passage_holders)
+    verdict = judge(retrieval, explanations, margin, k, held, sharers=sharers, corpus=corpus)
     top = verdict.subject_id
     answered = (answered_subject(verdict, retrieval, held, explanations[top], k)
                 if top is not None and top in explanations else None)

@@ -32,7 +32,7 @@
 //          anchor_closure int (documents in the anchor's closure),
 //          anchor_scope (list<map {entity string, docs int}>: the anchor's scope entities and how
 //          many documents visible on $as_of share each, counted up to 1001),
-//          readings (first row only, else null: list<map {doc_id, title, text, scope list<string>,
+//          readings (first row only, else null: list<map {doc_id, title, kind, text, scope list<string>,
 //          superseded_by list<hop map>, supersedes list<hop map>, controlling list<map {doc_id,
 //          title, kind, domain, published, text, status, chain}>}>, one per anchor asked for)
 UNWIND $anchors AS a
@@ -85,6 +85,7 @@ CALL (walked) {
   RETURN collect({
     doc_id: doc.id,
     title: doc_facts.title,
+    kind: doc.kind,
     text: doc_facts.text,
 //@if known_at
     scope: CASE WHEN doc_facts = doc

@@ -6,7 +6,7 @@
 // that time (@known_version), the edges recorded then (@recorded, closed ones too), its scope
 // links of that version; no row when it was not recorded then.
 // params: $doc_id string, $as_of date|null, $known_at datetime|null
-// returns: doc_id, title, text, visible boolean (published on or before $as_of), scope list<string>,
+// returns: doc_id, title, kind, text, visible boolean (published on or before $as_of), scope list<string>,
 //          superseded_by list<map>, supersedes list<map> (maps: {from_id, to_id, rule,
 //          effective, evidence, partial})
 //@if known_at
@@ -25,6 +25,7 @@ WITH doc, @known_version(doc: doc, known_at: $known_at) AS facts
 WHERE facts IS NOT NULL
 RETURN doc.id AS doc_id,
        facts.title AS title,
+       doc.kind AS kind,
        facts.text AS text,
        @visible(doc: doc, as_of: $as_of, known_at: $known_at) AS visible,
 //@if known_at

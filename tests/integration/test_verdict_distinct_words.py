@@ -73,3 +73,19 @@ def test_words_of_the_question_one_approval_alone_holds_single_it_out(
     shared = car.answer("Is the drug indicated for hypertension still approved?")
     assert not shared.decisive, shared.to_json()
     assert shared.kind is not VerdictKind.IN_FORCE
+
+
+def test_a_withdrawal_beside_the_approval_asked_about_answers_it_and_is_no_reading(
+        car: CarClient) -> None:
+    car.ingest([parse_record(r) for r in (
+        approval("DBI", "phenformin", 1959, None),
+        withdrawal("DBI-W", "phenformin", 1978, "DBI"),
+        # another country's withdrawal of the same drug, superseding nothing here
+        {**withdrawal("PHEN-EU", "phenformin", 1977, "DBI"), "supersedes": [],
+         "title": "Phenformin withdrawn (15 European countries in 1977)"},
+    )], rules=[])
+    verdict = car.answer("Would a US pharmacy still fill a prescription for phenformin?")
+    assert verdict.kind is VerdictKind.SUPERSEDED, verdict.to_json()
+    assert verdict.subject_id == "DBI"
+    assert [c.doc_id for c in verdict.controlling] == ["DBI-W"]
+    assert verdict.singled_out_by == "the others are of a kind that answers"

@@ -33,6 +33,7 @@ from car_graph.verdict import (
     unheld_mentions,
     unnamed_in_force,
     verdict_for,
+    voiding_kinds,
     weakly_named,
 )
 
@@ -256,7 +257,7 @@ def test_a_question_quoting_a_sentence_of_one_close_candidates_text_singles_it_o
     both = {**explained, B: replace(explained[B], text=text)}
     assert judge(r, both, margin=1.0).kind is VerdictKind.AMBIGUOUS
     # the text is no part of explain's JSON
-    assert "text" not in explained[A].to_json()
+    assert "text" not in explained[A].to_json() and "kind" not in explained[A].to_json()
 
 
 def test_a_quote_many_documents_of_the_candidates_scope_share_is_boilerplate_not_a_subject() -> None:
@@ -682,6 +683,18 @@ def test_the_distinct_passage_is_the_longest_run_of_the_question_no_other_text_h
                             "Unsafe torch.load of pickles.", ["Unsafe pickles."]) == "torch load of pickles"
 
 
+class FakeCorpus:
+    """A ``verdict.Corpus`` answering from fixed counts and kinds, recording what it is asked."""
+
+    def __init__(self, counts: dict[str, int | None] | None = None, every: int | None = None) -> None:
+        self.counts, self.every = counts or {}, every
+        self.asked: list[tuple[str, str]] = []
+
+    def passage_holders(self, asks):
+        self.asked.extend(asks)
+        return [self.every if self.every is not None else self.counts.get(p) for _, p in asks]
+
+
 def test_words_of_the_question_only_one_candidate_holds_and_few_documents_do_single_it_out() -> None:
     # B and C are close and read differently (B, C in force; A superseded): ambiguous by margin
     explained = {**EXPLAINED,
@@ -691,30 +704,24 @@ def test_words_of_the_question_only_one_candidate_holds_and_few_documents_do_sin
     r = replace(retrieval((A, B, C), (1.1, 1.0, 0.9)),
                 question="Is the drug indicated for gout still approved?",
                 anchor_text_scores=(1.1, 1.0, 0.9))
-    asked: list[tuple[str, str]] = []
-
-    def holders(counts: dict[str, int | None]):
-        def ask(passages: list[tuple[str, str]]) -> list[int | None]:
-            asked.extend(passages)
-            return [counts.get(passage) for _, passage in passages]
-        return ask
 
     # no corpus to ask (a hand-made retrieval): ambiguous, as before
     assert judge(r, explained, margin=1.0).kind is VerdictKind.AMBIGUOUS
     # the passage and its own word held by no other document of A's kind: A
-    alone = judge(r, explained, margin=1.0, passage_holders=holders({"gout": 0}))
+    corpus = FakeCorpus({"gout": 0})
+    alone = judge(r, explained, margin=1.0, corpus=corpus)
     assert alone.decisive and alone.subject_id == A and alone.kind is VerdictKind.SUPERSEDED
     assert alone.singled_out_by == "words of the question only it holds"
-    assert (A, "gout") in asked
+    assert (A, "gout") in corpus.asked
     # other approvals hold it (an indication several drugs share): it names none of them
-    shared = judge(r, explained, margin=1.0, passage_holders=holders({"gout": 2}))
+    shared = judge(r, explained, margin=1.0, corpus=FakeCorpus({"gout": 2}))
     assert shared.kind is VerdictKind.AMBIGUOUS
     # the index cannot vouch for the passage (stop words, too many hits): no decision
-    assert judge(r, explained, margin=1.0, passage_holders=holders({})).kind is VerdictKind.AMBIGUOUS
+    assert judge(r, explained, margin=1.0, corpus=FakeCorpus()).kind is VerdictKind.AMBIGUOUS
     # a better-fitting close candidate about something else overrules it
     better = replace(r, anchor_text_scores=(0.5, 1.0, 0.9))
     assert judge(better, explained, margin=1.0,
-                 passage_holders=holders({"gout": 0})).kind is VerdictKind.AMBIGUOUS
+                 corpus=FakeCorpus({"gout": 0})).kind is VerdictKind.AMBIGUOUS
 
 
 def test_a_phrase_unique_only_by_its_word_order_or_leaving_a_named_product_unheld_is_no_subject() -> None:
@@ -725,16 +732,41 @@ def test_a_phrase_unique_only_by_its_word_order_or_leaving_a_named_product_unhel
     r = replace(retrieval((A, B), (1.1, 1.0)),
                 question="Was prototype pollution node module suffers ever patched?",
                 anchor_text_scores=(1.1, 1.0))
-    def everything_rare(passages: list[tuple[str, str]]) -> list[int | None]:
-        return [0] * len(passages)  # a corpus where every word is rare
-
-    assert judge(r, explained, margin=1.0, passage_holders=everything_rare).kind is VerdictKind.AMBIGUOUS
+    everything_rare = FakeCorpus(every=0)  # a corpus where every word is rare
+    assert judge(r, explained, margin=1.0, corpus=everything_rare).kind is VerdictKind.AMBIGUOUS
     # words only A holds, but the question also names a product A does not hold
     gout = {**EXPLAINED, A: replace(EXPLAINED[A], text="Indication: Gout."),
             B: replace(EXPLAINED[B], text="Approved.")}
     named = replace(retrieval((A, B), (1.1, 1.0), entities=("product:beta",)),
                     question="Are the gout issue and the beta issue both fixed?",
                     anchor_text_scores=(1.1, 1.0))
-    verdict = judge(named, gout, margin=1.0, held={A: (), B: ()},
-                    passage_holders=everything_rare)
+    verdict = judge(named, gout, margin=1.0, held={A: (), B: ()}, corpus=everything_rare)
     assert verdict.kind is VerdictKind.AMBIGUOUS
+
+
+def test_candidates_of_a_kind_that_only_voids_others_are_answers_not_readings() -> None:
+    # the question fits an approval (A, withdrawn by FIX: a withdrawal) and, about as well,
+    # another country's withdrawal (B) and a recall (C): both in force, neither its subject
+    withdrawn = replace(EXPLAINED[A], kind="approval", controlling=(
+        replace(EXPLAINED[A].controlling[0], kind="withdrawal"),))
+    explained = {**EXPLAINED, A: withdrawn, B: replace(EXPLAINED[B], kind="withdrawal"),
+                 C: replace(EXPLAINED[C], kind="recall")}
+    assert voiding_kinds((A, B, C), explained) == {"withdrawal"}
+    r = replace(retrieval((B, A), (1.1, 1.0), entities=("drug:phenformin",)),
+                question="Would a pharmacy still fill a prescription for phenformin?")
+    held = {A: ("drug:phenformin",), B: ("drug:phenformin",), C: ()}
+    verdict = judge(r, explained, margin=1.0, held=held)
+    assert verdict.decisive and verdict.subject_id == A and verdict.kind is VerdictKind.SUPERSEDED
+    assert verdict.singled_out_by == "the others are of a kind that answers"
+    # left alone by elimination, but the question names nothing it holds: no evidence, no subject
+    unnamed = replace(r, question_entities=(), question="Is the drug for diabetes still sold?")
+    assert judge(unnamed, explained, margin=1.0, held=held).kind is VerdictKind.AMBIGUOUS
+    assert judge(r, explained, margin=1.0, held={A: (), B: (), C: ()}).kind is VerdictKind.AMBIGUOUS
+    # a kind no read candidate shows voiding anything (the recall) stays a reading
+    three = judge(replace(retrieval((B, A, C), (1.1, 1.0, 0.9)), question=unnamed.question),
+                  explained, margin=1.0, held=held)
+    assert three.kind is VerdictKind.AMBIGUOUS
+    assert {c.subject_id for c in three.candidates} == {A, C}
+    # a kind that is voided too is no answering kind: a withdrawn withdrawal
+    both = {**explained, B: replace(explained[B], superseded_by=(FIXES_A,))}
+    assert voiding_kinds((A, B), both) == frozenset()
