@@ -46,6 +46,18 @@ QUOTE_HITS = 200
 PREPARED_LIMIT = 10_000  # analysed questions a Retriever remembers (an evaluation's set)
 
 
+def phrase_query(passage: str) -> str:
+    """``passage`` as a Lucene phrase query: the index analyses it as it analysed the documents;
+    inside quotes only a quote and a backslash are special, and both are word breaks anyway."""
+    return '"' + re.sub(r'["\\]', " ", passage) + '"'
+
+
+def hit_holds(hit: Mapping[str, Any], wanted: Sequence[str]) -> bool:
+    """A fulltext hit's title and text hold ``wanted`` word for word: the English analyser
+    stems and drops stop words, so a phrase hit is only a candidate."""
+    return holds_passage(f"{hit['title'] or ''} {hit['text'] or ''}", wanted)
+
+
 @dataclass(frozen=True)
 class RetrievalSettings:
     """Tuning knobs of the fused anchor stage; defaults are what the evaluation reports."""
@@ -396,11 +408,9 @@ class Retriever:
         wanted = words(passage)
         if not wanted:
             return 0
-        # a phrase query analyses the span as the index analysed the document; inside quotes
-        # only a quote and a backslash are special, and both are word breaks anyway
-        phrase = '"' + re.sub(r'["\\]', " ", passage) + '"'
-        rows = self.store.read("quote_sharers", doc_id=doc_id, lucene=phrase, limit=QUOTE_HITS)
-        return sum(holds_passage(f"{row['title'] or ''} {row['text'] or ''}", wanted) for row in rows)
+        rows = self.store.read("quote_sharers", doc_id=doc_id, lucene=phrase_query(passage),
+                               limit=QUOTE_HITS)
+        return sum(hit_holds(row, wanted) for row in rows)
 
     def passage_holders(self, asks: Sequence[tuple[str, str]]) -> list[int | None]:
         """For each (doc_id, passage) -- a span of the document's title or text -- how many
@@ -409,7 +419,7 @@ class Retriever:
         index does not find the document itself by the passage (stop words only), or finds more
         hits than are read. One statement for all of them."""
         phrases = [{"i": i, "doc_id": doc_id, "limit": QUOTE_HITS,
-                    "lucene": '"' + re.sub(r'["\\]', " ", passage) + '"'}
+                    "lucene": phrase_query(passage)}
                    for i, (doc_id, passage) in enumerate(asks) if words(passage)]
         counts: list[int | None] = [None] * len(asks)
         if not phrases:
@@ -418,9 +428,7 @@ class Retriever:
             hits, passage = row["hits"], asks[row["i"]][1]
             if row["read"] < QUOTE_HITS and any(hit["own"] for hit in hits):
                 wanted = words(passage)
-                counts[row["i"]] = sum(
-                    not hit["own"] and holds_passage(f"{hit['title'] or ''} {hit['text'] or ''}", wanted)
-                    for hit in hits)
+                counts[row["i"]] = sum(not hit["own"] and hit_holds(hit, wanted) for hit in hits)
         return counts
 
     def explain(self, doc_id: str, as_of: date | None = None,
