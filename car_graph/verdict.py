@@ -35,7 +35,9 @@ A verdict asserts a single subject only when the evidence singles it out (``judg
 Otherwise the verdict is ``AMBIGUOUS``: it lists the close candidates, each with its own status
 and controlling documents, and is never IN FORCE -- the summary says which readings are voided
 and by what. A question naming several subjects ("Is X or Y still in force?") gets one verdict
-per named subject (kind ``MULTIPLE``, the per-subject verdicts in ``subjects``).
+per named subject (kind ``MULTIPLE``, the per-subject verdicts in ``subjects``). So does a
+question that, beside its one subject, quotes a sentence of another top anchor that the subject
+does not hold (``quoted_beside``: "the tar issue \"...\"", named by an ordinary word).
 
 The margin was set on the dev splits of the verdict sets (docs/rag.md, "How sure a verdict is").
 Without anchor scores (a hand-made ``Retrieval``) the top anchor is trusted, as before.
@@ -1045,4 +1047,86 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
         verdict = replace(decide(retrieval, explanations[answered]),
                           score=scores.get(answered), lead=verdict.lead, margin=margin,
                           singled_out_by="answered by the top match")
-    return not_the_whole_question(verdict, retrieval, explanations, held, margin, k)
+    verdict = not_the_whole_question(verdict, retrieval, explanations, held, margin, k)
+    if verdict.decisive and verdict.subject_id in explanations:
+        other = quoted_beside(verdict.subject_id, retrieval, explanations, k, sharers)
+        if other is not None:
+            if other not in explanations:
+                explanations[other] = closure_of(other)
+            second = replace(decide(retrieval, explanations[other]),
+                             score=_score_of(retrieval, other), margin=margin,
+                             singled_out_by="text quoted in the question")
+            return several(retrieval, [verdict, second])
+    return verdict
+
+
+def quoted_beside(subject: str, retrieval: Retrieval, explanations: Mapping[str, Explanation],
+                  limit: int | None = None, sharers: QuoteSharers | None = None) -> str | None:
+    """The one other top anchor the question quotes a sentence of (``MIN_QUOTED_TEXT_WORDS``
+    consecutive words of its title or text) where ``subject`` holds none of those words in that
+    order: the question asks about both ("Are the tar issue \"...\" and the aws-iam-authenticator
+    issue \"...\" both fixed?", where "tar" is an ordinary word no name is linked on). Not a
+    document on the subject's chain, and not a passage more than ``MAX_QUOTE_SHARERS`` others
+    of its kind and scope hold (a family's boilerplate). Texts come from the readings, else from
+    the anchor's own result (in force); an anchor known by neither is not read (``CarClient.answer``
+    has the retrieval walk every top anchor's closure, so none is unknown there)."""
+    said = words(retrieval.question)
+    mine = explanations[subject]
+    covered = held_positions(said, words(f"{mine.title} {mine.text}"), _SUBJECT_WINDOW)
+    chain = {c.doc_id for c in mine.controlling} | {h.to_id for h in mine.superseded_by} | {
+        h.from_id for h in mine.supersedes}
+    own = {r.doc_id: r for r in retrieval.results if r.doc_id == r.anchor_id}
+    read = {e.doc_id: e for e in retrieval.readings}
+    found: list[tuple[str, str]] = []
+    for anchor in retrieval.anchors[:len(retrieval.anchors) - retrieval.beyond][:limit]:
+        if anchor == subject or anchor in chain:
+            continue
+        known = explanations.get(anchor) or read.get(anchor)
+        if known is not None:
+            if subject in {c.doc_id for c in known.controlling}:
+                continue
+            text = f"{known.title} {known.text}"
+        elif anchor in own:
+            text = f"{own[anchor].title} {own[anchor].text}"
+        else:
+            continue
+        theirs = held_positions(said, words(text), MIN_QUOTED_TEXT_WORDS) - covered
+        if longest_stretch(theirs) >= MIN_QUOTED_TEXT_WORDS:
+            passage = quoted_run(retrieval.question, text)
+            if passage is not None:
+                found.append((anchor, passage))
+    if len(found) != 1:
+        return None
+    anchor, passage = found[0]
+    if sharers is not None and sharers(anchor, passage) > MAX_QUOTE_SHARERS:
+        return None
+    return anchor
+
+
+# The window of the subject's words that counts as holding part of the question in
+# ``quoted_beside``: shorter than a quote, so a passage the subject shares even in part is not
+# read as another document's
+_SUBJECT_WINDOW = 4
+
+
+def held_positions(said: Sequence[str], written: Sequence[str], run: int) -> set[int]:
+    """The positions of ``said`` inside some ``run`` consecutive words that ``written`` holds
+    in the same order."""
+    grams = {tuple(written[i:i + run]) for i in range(len(written) - run + 1)}
+    found: set[int] = set()
+    for i in range(len(said) - run + 1):
+        if tuple(said[i:i + run]) in grams:
+            found.update(range(i, i + run))
+    return found
+
+
+def longest_stretch(positions: set[int]) -> int:
+    """The most consecutive integers in ``positions``."""
+    best = 0
+    for p in positions:
+        if p - 1 not in positions:
+            n = 1
+            while p + n in positions:
+                n += 1
+            best = max(best, n)
+    return best

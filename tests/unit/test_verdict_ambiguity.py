@@ -24,6 +24,7 @@ from car_graph.verdict import (
     not_the_whole_question,
     outcome,
     outfitted,
+    quoted_beside,
     quoted_run,
     quotes_text,
     quotes_title,
@@ -770,3 +771,50 @@ def test_candidates_of_a_kind_that_only_voids_others_are_answers_not_readings() 
     # a kind that is voided too is no answering kind: a withdrawn withdrawal
     both = {**explained, B: replace(explained[B], superseded_by=(FIXES_A,))}
     assert voiding_kinds((A, B), both) == frozenset()
+
+
+def test_a_sentence_of_a_second_document_the_question_quotes_makes_it_a_second_subject() -> None:
+    # B leads by the margin; the question also quotes C's text, in force and read only as its
+    # own result ("the tar issue" names C by an ordinary word no name is linked on)
+    b_text = "Buffer overflow in the array parser allows attackers to crash the beta reader."
+    c_text = "Archives may contain symbolic links that overwrite targets outside the expected path."
+    explained = {**EXPLAINED, B: replace(EXPLAINED[B], text=b_text)}
+    question = ("Are the beta issue \"buffer overflow in the array parser allows attackers to crash "
+                "the reader\" and the tar issue \"archives may contain symbolic links that "
+                "overwrite targets outside the expected path\" both fixed?")
+    own_c = replace(result(C, C), text=c_text)
+    r = replace(retrieval((B, C), (3.0, 1.2), entities=("product:beta",)), question=question,
+                results=(result(B, B), own_c), anchor_held=(("product:beta",), ()),
+                anchor_text_scores=(2.0, 1.2))
+    read: list[str] = []
+
+    def closure_of(doc_id: str) -> Explanation:
+        read.append(doc_id)
+        return {**explained, C: replace(EXPLAINED[C], text=c_text)}[doc_id]
+
+    verdict = verdict_for(r, closure_of, k=5, margin=1.0, sharers=lambda d, p: 0)
+    assert verdict.kind is VerdictKind.MULTIPLE
+    assert [(s.subject_id, s.kind) for s in verdict.subjects] == [
+        (B, VerdictKind.IN_FORCE), (C, VerdictKind.IN_FORCE)]
+    assert verdict.subjects[1].singled_out_by == "text quoted in the question"
+    assert read == [B, C]  # C's closure is walked only once the quote names it
+    # a passage a family of documents shares is boilerplate: no second subject
+    assert verdict_for(r, closure_of, k=5, margin=1.0,
+                       sharers=lambda d, p: MAX_QUOTE_SHARERS + 1).subject_id == B
+    # the subject holding part of the passage: one document's sentence, not a second subject's
+    overlapping = {B: replace(explained[B], text=b_text + " Its links that overwrite targets outside.")}
+    assert quoted_beside(B, r, overlapping, 5) is None
+    assert quoted_beside(B, r, {B: explained[B]}, 5) == C
+    # a document on the subject's chain answers it and is no second subject
+    fixed = {B: replace(explained[B], controlling=(own_c,))}
+    assert quoted_beside(B, r, fixed, 5) is None
+    # an anchor the retrieval read (its closure walked by the same statement) is read whatever
+    # its status: a superseded one has no result of its own
+    walked = replace(r, results=(result(B, B), result(FIX, C, chain=(FIXES_A,))),
+                     readings=(replace(EXPLAINED[C], text=c_text),))
+    assert quoted_beside(B, walked, {B: explained[B]}, 5) == C
+    assert quoted_beside(B, replace(walked, readings=()), {B: explained[B]}, 5) is None
+    # a question quoting one document only stays decisive
+    single = replace(r, question="Was the buffer overflow in the array parser that allows "
+                                 "attackers to crash the reader fixed?")
+    assert verdict_for(single, closure_of, k=5, margin=1.0).subject_id == B
