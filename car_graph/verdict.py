@@ -1027,8 +1027,10 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
                                           margin, sharers, corpus), margin=margin)
                     for holders, group in zip(named, groups, strict=True)]
         # a mention whose only reading is a weakly named document in force is a word of the
-        # question, not a subject: without it, one subject may be left (judged below)
-        kept = [v for v in verdicts if not weakly_named(v, retrieval, held, in_force_only=True)]
+        # question, not a subject: without it, one subject may be left (judged below) -- unless
+        # the question quotes that document, which is more than a name used as a word
+        kept = [v for v in verdicts if not weakly_named(v, retrieval, held, in_force_only=True)
+                or quoted_whole_or_in_part(retrieval, explanations[v.subject_id or ""], sharers)]
         # two mentions one document holds ("docker" and "moby" in the scope of one Moby
         # advisory) name one subject: one verdict per distinct subject
         distinct: list[Verdict] = []
@@ -1058,6 +1060,18 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
                              singled_out_by="text quoted in the question")
             return several(retrieval, [verdict, second])
     return verdict
+
+
+def quoted_whole_or_in_part(retrieval: Retrieval, explanation: Explanation,
+                            sharers: QuoteSharers | None = None) -> bool:
+    """The question quotes the document: its whole title (``quotes_title``) or a sentence of
+    its title and text (``quoted_run``), a passage no more than ``MAX_QUOTE_SHARERS`` other
+    documents of its kind and scope hold (asked of ``sharers`` only then)."""
+    title = explanation.title
+    passage = (title if quotes_title(retrieval.question, title)
+               else quoted_run(retrieval.question, f"{title} {explanation.text}"))
+    return passage is not None and (sharers is None
+                                    or sharers(explanation.doc_id, passage) <= MAX_QUOTE_SHARERS)
 
 
 def quoted_beside(subject: str, retrieval: Retrieval, explanations: Mapping[str, Explanation],

@@ -670,6 +670,21 @@ def test_a_weakly_named_second_subject_in_force_is_dropped_and_unheld_mentions_n
     several_ = verdict_for(fits, EXPLAINED.__getitem__, k=5, margin=1.0)
     assert several_.kind is VerdictKind.MULTIPLE
     assert [s.subject_id for s in several_.subjects] == [A, B]
+    # ... and so is one the question quotes, however little else of it fits: a quote is more
+    # than a name used as a word -- unless a family of documents shares the passage
+    b_text = "A crafted header makes the beta reader loop forever on every request it parses."
+    quoting = replace(r, question=r.question + " And the beta issue: a crafted header makes the "
+                                               "beta reader loop forever on every request?")
+    explained = {**EXPLAINED, B: replace(EXPLAINED[B], text=b_text)}
+    quoted = verdict_for(quoting, explained.__getitem__, k=5, margin=1.0, sharers=lambda d, p: 0)
+    assert quoted.kind is VerdictKind.MULTIPLE
+    assert [s.subject_id for s in quoted.subjects] == [A, B]
+    few = verdict_for(quoting, explained.__getitem__, k=5, margin=1.0,
+                      sharers=lambda d, p: MAX_QUOTE_SHARERS)
+    assert few.kind is VerdictKind.MULTIPLE
+    boilerplate = verdict_for(quoting, explained.__getitem__, k=5, margin=1.0,
+                              sharers=lambda d, p: MAX_QUOTE_SHARERS + 1)
+    assert boilerplate.kind is VerdictKind.AMBIGUOUS
 
 
 def test_the_distinct_passage_is_the_longest_run_of_the_question_no_other_text_holds() -> None:
