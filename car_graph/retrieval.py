@@ -175,13 +175,17 @@ class Retriever:
         return self._state[2]
 
     def prepare(self, questions: Iterable[str]) -> None:
-        """Analyse many questions at once (one batched embedding call)."""
+        """Analyse many questions at once: the linker reads the corpus's names once. Each
+        question is embedded on its own, as ``CarClient.answer`` and ``retrieve`` embed it: the
+        default int8 embedder quantizes activations per batch, so a text's vector depends on
+        what it is batched with (cosine 0.990-0.997 to the same question alone), and an
+        evaluation must measure the vectors a user's question gets."""
         todo = [q for q in dict.fromkeys(questions) if q not in self._prepared]
         if not todo:
             return
         prepared = self._prepared
         version, linker = self._linker(len(todo))
-        vectors = self.embedder.embed_documents(todo)
+        vectors = [self.embedder.embed_documents([q])[0] for q in todo]
         # bounded: a long-lived client answering endless distinct questions must not grow
         while len(prepared) + len(todo) > max(PREPARED_LIMIT, len(todo)) and prepared:
             prepared.popitem(last=False)
