@@ -482,8 +482,7 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
         # lead of one whose title it does not quote
         beyond = [a for a in retrieval.anchors[:limit] if a in explanations and a != top
                   and quotes_title(retrieval.question, explanations[a].title)]
-        if len(beyond) == 1 and (sharers is None or sharers(
-                beyond[0], explanations[beyond[0]].title) <= MAX_QUOTE_SHARERS):
+        if len(beyond) == 1 and few_share(sharers, beyond[0], explanations[beyond[0]].title):
             return single(beyond[0], "title quoted in the question")
     if len(close) <= 1:
         why = "margin" if lead is not None else ("only candidate" if retrieval.anchor_scores
@@ -541,16 +540,13 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
     # only by other words (its own wording of a similar flaw), and the quote chooses between
     # siblings -- and unless the quote is a family's boilerplate that many documents beyond
     # the close ones hold (``MAX_QUOTE_SHARERS``)
-    def unique(anchor: str, passage: str) -> bool:
-        return sharers is None or sharers(anchor, passage) <= MAX_QUOTE_SHARERS
-
     def rivals(anchor: str) -> list[str]:
         mine = holds[anchor] & set(retrieval.question_entities)
         return [a for a in close if a == anchor or not (mine and mine <= holds[a])]
 
     quoted = [a for a in close if quotes_title(retrieval.question, explanations[a].title)]
     if (len(quoted) == 1 and not outfitted(retrieval, quoted[0], rivals(quoted[0]))
-            and unique(quoted[0], explanations[quoted[0]].title)):
+            and few_share(sharers, quoted[0], explanations[quoted[0]].title)):
         return single(quoted[0], "title quoted in the question")
     # ... or the one whose text it quotes, a sentence of it ("might allow remote attackers to
     # inject arbitrary web script or HTML via a filename"), which no other close candidate holds
@@ -558,7 +554,7 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
             for a in close}
     quoting = [a for a in close if runs[a] is not None]
     if (len(quoting) == 1 and not outfitted(retrieval, quoting[0], rivals(quoting[0]))
-            and unique(quoting[0], runs[quoting[0]] or "")):
+            and few_share(sharers, quoting[0], runs[quoting[0]] or "")):
         return single(quoting[0], "text quoted in the question")
     # several siblings quote the question, one far more of it than the others: they repeat a
     # stock phrase of their kind of flaw ("allows remote attackers to inject arbitrary web
@@ -570,7 +566,7 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
         extra = len(words(runs[best] or "")) - len(words(runs[ranked[1]] or ""))
         others = set(rivals(best)) - {best}
         if (extra >= MIN_QUOTED_TEXT_WORDS and not others & set(quoting)
-                and not outfitted(retrieval, best, rivals(best)) and unique(best, runs[best] or "")):
+                and not outfitted(retrieval, best, rivals(best)) and few_share(sharers, best, runs[best] or "")):
             return single(best, "text quoted in the question")
     # ... or the one holding words of the question that no other close candidate holds and no
     # other document of its kind in the whole corpus does ("Is the drug indicated for gout still
@@ -1062,6 +1058,13 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
     return verdict
 
 
+def few_share(sharers: QuoteSharers | None, anchor: str, passage: str) -> bool:
+    """No more than ``MAX_QUOTE_SHARERS`` other documents of the anchor's kind and scope hold
+    the passage it is quoted by (``sharers`` asked; None: a hand-made retrieval, taken as
+    unique). More, and the passage is a family's boilerplate that names none of them."""
+    return sharers is None or sharers(anchor, passage) <= MAX_QUOTE_SHARERS
+
+
 def quoted_whole_or_in_part(retrieval: Retrieval, explanation: Explanation,
                             sharers: QuoteSharers | None = None) -> bool:
     """The question quotes the document: its whole title (``quotes_title``) or a sentence of
@@ -1070,8 +1073,7 @@ def quoted_whole_or_in_part(retrieval: Retrieval, explanation: Explanation,
     title = explanation.title
     passage = (title if quotes_title(retrieval.question, title)
                else quoted_run(retrieval.question, f"{title} {explanation.text}"))
-    return passage is not None and (sharers is None
-                                    or sharers(explanation.doc_id, passage) <= MAX_QUOTE_SHARERS)
+    return passage is not None and few_share(sharers, explanation.doc_id, passage)
 
 
 def quoted_beside(subject: str, retrieval: Retrieval, explanations: Mapping[str, Explanation],
@@ -1112,9 +1114,7 @@ def quoted_beside(subject: str, retrieval: Retrieval, explanations: Mapping[str,
     if len(found) != 1:
         return None
     anchor, passage = found[0]
-    if sharers is not None and sharers(anchor, passage) > MAX_QUOTE_SHARERS:
-        return None
-    return anchor
+    return anchor if few_share(sharers, anchor, passage) else None
 
 
 # The window of the subject's words that counts as holding part of the question in
