@@ -665,22 +665,38 @@ def quoted_run(question: str, text: str, run: int = MIN_QUOTED_TEXT_WORDS) -> st
 def distinct_passage(question: str, text: str, others: Iterable[str]) -> str | None:
     """The longest run of the question's words that ``text`` holds and none of ``others`` does,
     as ``words`` spells it, space-separated (a fulltext phrase query of plain words: a run the
-    index keeps as one token, "torch.load", is not found and vouches for nothing); None when
-    every run it holds is held by another text too."""
-    said, written = words(question), words(text)
-    theirs = [words(o) for o in others]
+    index keeps as one token, "torch.load", is not found and vouches for nothing); of several
+    as long, the first in the question; None when every run it holds is held by another text
+    too."""
+    said = words(question)
+    mine = reach(said, words(text))
+    theirs = [reach(said, words(o)) for o in others]
+    # a run from i of n words qualifies when text holds it (n <= mine[i]) and no other text does
+    # (n > theirs[i]): the longest from i is mine[i] itself, if no other reaches as far
+    best, start = 0, 0
+    for i, n in enumerate(mine):
+        if n > best and all(t[i] < n for t in theirs):
+            best, start = n, i
+    return " ".join(said[start:start + best]) if best else None
 
-    def grams(seq: Sequence[str], n: int) -> set[tuple[str, ...]]:
-        return {tuple(seq[i:i + n]) for i in range(len(seq) - n + 1)}
 
-    for n in range(min(len(said), len(written)), 0, -1):
-        mine = grams(written, n)
-        shared = set().union(*(grams(t, n) for t in theirs)) if theirs else set()
-        for i in range(len(said) - n + 1):
-            run = tuple(said[i:i + n])
-            if run in mine and run not in shared:
-                return " ".join(run)
-    return None
+def reach(said: Sequence[str], written: Sequence[str]) -> list[int]:
+    """For each position i of ``said``: the most words from i on that ``written`` holds as a run,
+    in order and adjacent. Each start is tried only where ``written`` has said[i], so the cost is
+    about the question's length times a word's occurrences, not the product of both lengths."""
+    where: dict[str, list[int]] = {}
+    for j, word in enumerate(written):
+        where.setdefault(word, []).append(j)
+    out = []
+    for i, word in enumerate(said):
+        longest = 0
+        for j in where.get(word, ()):
+            n = 1
+            while i + n < len(said) and j + n < len(written) and said[i + n] == written[j + n]:
+                n += 1
+            longest = max(longest, n)
+        out.append(longest)
+    return out
 
 
 def identified(retrieval: Retrieval, holds: Iterable[str]) -> bool:

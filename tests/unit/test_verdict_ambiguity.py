@@ -4,9 +4,11 @@ counter of ``metrics.score_verdicts``."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from datetime import date
 
+from car_graph.linking import words
 from car_graph.metrics import Reading, VerdictOutcome, score_verdicts, verdict_stale
 from car_graph.types import Explanation, Hop, Result, Retrieval, Status
 from car_graph.verdict import (
@@ -697,6 +699,36 @@ def test_the_distinct_passage_is_the_longest_run_of_the_question_no_other_text_h
     # longer runs first, spelled as words split them (a phrase query of plain words)
     assert distinct_passage("Is the flaw in torch.load of pickles fixed?",
                             "Unsafe torch.load of pickles.", ["Unsafe pickles."]) == "torch load of pickles"
+
+
+def _distinct_passage_by_definition(question: str, text: str, others: list[str]) -> str | None:
+    """The definition spelled out: every run length from the longest down, every start in the
+    question's order, the first run ``text`` holds and no other text does."""
+    said, written, theirs = words(question), words(text), [words(o) for o in others]
+
+    def holds(seq: list[str], run: list[str]) -> bool:
+        return any(seq[j:j + len(run)] == run for j in range(len(seq) - len(run) + 1))
+
+    for n in range(min(len(said), len(written)), 0, -1):
+        for i in range(len(said) - n + 1):
+            run = said[i:i + n]
+            if holds(written, run) and not any(holds(t, run) for t in theirs):
+                return " ".join(run)
+    return None
+
+
+def test_the_distinct_passage_agrees_with_its_definition_on_texts_that_repeat_words() -> None:
+    # a six-word vocabulary makes runs repeat within and across texts: ties, overlaps, a run
+    # the text holds twice, another text holding a longer or a shorter part of it
+    rng = random.Random(17)
+    vocabulary = ["a", "b", "c", "d", "e", "f"]
+    for _ in range(3000):
+        def text(longest: int) -> str:
+            return " ".join(rng.choice(vocabulary) for _ in range(rng.randint(0, longest)))
+        question, mine = text(14), text(30)
+        others = [text(30) for _ in range(rng.randint(0, 3))]
+        assert distinct_passage(question, mine, others) == _distinct_passage_by_definition(
+            question, mine, others), (question, mine, others)
 
 
 class FakeCorpus:
