@@ -326,11 +326,15 @@ def verdict_stale(outcome: VerdictOutcome, gold: frozenset[str]) -> bool:
 
 def gold_among_candidates(outcome: VerdictOutcome, gold: frozenset[str],
                           anchors: frozenset[str] | None) -> bool:
-    """An ambiguous verdict lists the right reading among its candidates. A multiple verdict
-    with ambiguous subjects: every gold anchor is read, asserted or as a candidate, and those
-    readings' controlling documents together are the gold."""
-    if outcome.kind == "multiple" and outcome.subject_candidates:
-        offered = (*outcome.subjects, *(r for c in outcome.subject_candidates for r in c))
+    """An ambiguous verdict lists the right reading among its candidates. A question about
+    several documents (two or more gold anchors), answered by a multiple verdict with ambiguous
+    subjects or by one ambiguous verdict listing them all: every gold anchor is read, asserted
+    or as a candidate, and those readings' controlling documents together are the gold."""
+    several_asked = anchors is not None and len(anchors) >= 2
+    if (outcome.kind == "multiple" and outcome.subject_candidates) or (
+            outcome.kind == "ambiguous" and several_asked):
+        offered = (*outcome.subjects, *(r for c in outcome.subject_candidates for r in c),
+                   *outcome.candidates)
         if anchors is None:
             return False
         chosen = [r for r in offered if r.subject in anchors]

@@ -526,6 +526,22 @@ def test_two_distinct_names_get_a_verdict_each_and_a_name_two_documents_carry_st
     assert wrong.ambiguous_with_gold == 0
 
 
+def test_one_ambiguous_verdict_listing_every_document_a_question_names_holds_the_gold() -> None:
+    # "Are A and B both fixed?" answered by one ambiguous verdict whose candidates include A and
+    # B: a reader shown it has both readings, as from a multiple verdict with ambiguous subjects
+    listing = VerdictOutcome("ambiguous", candidates=(Reading(A, "superseded", frozenset({FIX})),
+                                                      Reading(C, "in_force", frozenset({C})),
+                                                      Reading(B, "in_force", frozenset({B}))))
+    both = frozenset({A, B})
+    assert score_verdicts([(listing, frozenset({FIX, B}), both)]).ambiguous_with_gold == 1
+    # one of the two documents missing, or a reading's controlling documents not the gold's
+    only_a = replace(listing, candidates=listing.candidates[:2])
+    assert score_verdicts([(only_a, frozenset({FIX, B}), both)]).ambiguous_with_gold == 0
+    assert score_verdicts([(listing, frozenset({A, B}), both)]).ambiguous_with_gold == 0
+    # a question about one document is still scored on one reading
+    assert score_verdicts([(listing, frozenset({FIX}), frozenset({A}))]).ambiguous_with_gold == 1
+
+
 def test_several_voided_candidates_with_one_reading_are_ambiguous_not_the_first() -> None:
     # FIX supersedes both A and A2 (two approvals, one withdrawal): which approval is meant is
     # not singled out, though the answer is the same
