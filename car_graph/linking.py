@@ -56,6 +56,10 @@ _ELIDED = re.compile(r"(?<![\w-])([A-Za-z][\w-]*?)[-\s]*(?:…|\.\.\.+)\s*(\d{3,
 _SHORT_TOKEN = re.compile(r"(?<![\w&.-])[A-Za-z](?:[A-Za-z0-9&]|\.(?=[A-Za-z0-9&])){0,2}(?![\w&-]|\.\w)")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n)\W*$")
 _YEAR = re.compile(r"^(?:1[89]|20)\d\d$")
+# a number right after a bound of versions is a version ("SaltStack through 3002", "before
+# 20210") -- English, like the year rule, not any domain's identifier scheme
+_VERSION_BOUND = re.compile(r"(?i)(?:\b(?:through|thru|before|prior\s+to|up\s+to|until|till|since|after"
+                            r"|from|versions?)|<=?|>=?)\s*$")
 
 
 @dataclass(frozen=True)
@@ -411,8 +415,9 @@ def typo_corrections(
 
 
 def partial_digit_runs(question: str, spelled: Sequence[tuple[int, int]], settings: LinkingSettings) -> list[str]:
-    """Digit runs that may be the tail of an identifier: long enough, not a year, and not inside
-    an identifier, version or date the question spells out (``spelled``: their char spans)."""
+    """Digit runs that may be the tail of an identifier: long enough, not a year, not a version
+    a bound gives ("through 3002"), and not inside an identifier, version or date the question
+    spells out (``spelled``: their char spans)."""
     runs = []
     for m in _DIGIT_RUN.finditer(question):
         digits = m.group(0)
@@ -420,6 +425,8 @@ def partial_digit_runs(question: str, spelled: Sequence[tuple[int, int]], settin
             continue
         if any(s <= m.start() and m.end() <= e for s, e in spelled):
             continue
+        if _VERSION_BOUND.search(question, 0, m.start()):
+            continue  # a version, not an identifier's tail
         before = question[max(0, m.start() - 1):m.start()]
         after = question[m.end():m.end() + 2]
         if before in (".", ",") or (after[:1] in (".", ",") and after[1:2].isdigit()):

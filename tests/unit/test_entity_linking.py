@@ -129,6 +129,11 @@ def test_short_names_are_exact_case_preserving_tokens(question: str, expected: l
         ("Is 4.17.1234 safe?", []),  # part of a version
         ("Were 1,2345 users hit?", []),
         ("ID ending in 718", []),  # three digits are not distinctive
+        # a version a bound gives, not an identifier's tail
+        ("Does the TLS module within SaltStack through 3002 leak keys?", []),
+        ("Is salt before 3002 affected, and 62718?", ["62718"]),
+        ("fixed in versions >= 30021", []),
+        ("Is the 2718 advisory fixed since 30021?", ["2718"]),
     ],
 )
 def test_partial_digit_runs(question: str, expected: list[str]) -> None:
