@@ -553,7 +553,7 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
         return single(quoted[0], "title quoted in the question")
     # ... or the one whose text it quotes, a sentence of it ("might allow remote attackers to
     # inject arbitrary web script or HTML via a filename"), which no other close candidate holds
-    runs = {a: quoted_run(retrieval.question, f"{explanations[a].title} {explanations[a].text}")
+    runs = {a: quoted_run(retrieval.question, title_and_text(explanations[a]))
             for a in close}
     quoting = [a for a in close if runs[a] is not None]
     if (len(quoting) == 1 and not outfitted(retrieval, quoting[0], rivals(quoting[0]))
@@ -584,7 +584,7 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
         mentions = [g for g in mention_groups(retrieval.question_entities, retrieval.question)
                     if not (set(g) <= set(retrieval.question_identifiers)
                             and all(set(g).isdisjoint(holds.get(a, ())) for a in close))]
-        texts = {a: f"{explanations[a].title} {explanations[a].text}" for a in close}
+        texts = {a: title_and_text(explanations[a]) for a in close}
         asks: dict[str, list[str]] = {}  # candidate -> its passage, then its own words
         for a in close:
             passage = distinct_passage(retrieval.question, texts[a],
@@ -681,6 +681,11 @@ def distinct_passage(question: str, text: str, others: Iterable[str]) -> str | N
         if n > best and all(t[i] < n for t in theirs):
             best, start = n, i
     return " ".join(said[start:start + best]) if best else None
+
+
+def title_and_text(document: Explanation | Result) -> str:
+    """A document's title and text as the quote rules read them: one passage."""
+    return f"{document.title} {document.text}"
 
 
 def reach(said: Sequence[str], written: Sequence[str]) -> list[int]:
@@ -1091,7 +1096,7 @@ def quoted_whole_or_in_part(retrieval: Retrieval, explanation: Explanation,
     documents of its kind and scope hold (asked of ``sharers`` only then)."""
     title = explanation.title
     passage = (title if quotes_title(retrieval.question, title)
-               else quoted_run(retrieval.question, f"{title} {explanation.text}"))
+               else quoted_run(retrieval.question, title_and_text(explanation)))
     return passage is not None and few_share(sharers, explanation.doc_id, passage)
 
 
@@ -1107,7 +1112,7 @@ def quoted_beside(subject: str, retrieval: Retrieval, explanations: Mapping[str,
     has the retrieval walk every top anchor's closure, so none is unknown there)."""
     said = words(retrieval.question)
     mine = explanations[subject]
-    covered = held_positions(said, words(f"{mine.title} {mine.text}"), _SUBJECT_WINDOW)
+    covered = held_positions(said, words(title_and_text(mine)), _SUBJECT_WINDOW)
     chain = {c.doc_id for c in mine.controlling} | {h.to_id for h in mine.superseded_by} | {
         h.from_id for h in mine.supersedes}
     own = {r.doc_id: r for r in retrieval.results if r.doc_id == r.anchor_id}
@@ -1120,9 +1125,9 @@ def quoted_beside(subject: str, retrieval: Retrieval, explanations: Mapping[str,
         if known is not None:
             if subject in {c.doc_id for c in known.controlling}:
                 continue
-            text = f"{known.title} {known.text}"
+            text = title_and_text(known)
         elif anchor in own:
-            text = f"{own[anchor].title} {own[anchor].text}"
+            text = title_and_text(own[anchor])
         else:
             continue
         theirs = held_positions(said, words(text), MIN_QUOTED_TEXT_WORDS) - covered
@@ -1145,12 +1150,7 @@ _SUBJECT_WINDOW = 4
 def held_positions(said: Sequence[str], written: Sequence[str], run: int) -> set[int]:
     """The positions of ``said`` inside some ``run`` consecutive words that ``written`` holds
     in the same order."""
-    grams = {tuple(written[i:i + run]) for i in range(len(written) - run + 1)}
-    found: set[int] = set()
-    for i in range(len(said) - run + 1):
-        if tuple(said[i:i + run]) in grams:
-            found.update(range(i, i + run))
-    return found
+    return {p for i, n in enumerate(reach(said, written)) if n >= run for p in range(i, i + n)}
 
 
 def longest_stretch(positions: set[int]) -> int:
