@@ -641,28 +641,16 @@ def quoted_run(question: str, text: str, run: int = MIN_QUOTED_TEXT_WORDS) -> st
     it (so a fulltext phrase query tokenises it as the index did: "torch.load" is one token);
     None when it quotes no ``run`` consecutive words."""
     said, written = words(question), words(text)
-    if len(said) < run or len(written) < run:
+    longest = reach(said, written)
+    # the first of the longest runs the text holds whole: consecutive windows held at different
+    # places of the text are two passages, not one
+    n = max(longest, default=0)
+    if n < run:
         return None
-    grams = {tuple(written[i:i + run]) for i in range(len(written) - run + 1)}
-    best: tuple[int, int] | None = None
-    i = 0
-    while i <= len(said) - run:
-        if tuple(said[i:i + run]) not in grams:
-            i += 1
-            continue
-        end = i + run  # extend while each next window is still a run of the text
-        while end < len(said) and tuple(said[end - run + 1:end + 1]) in grams:
-            end += 1
-        if best is None or end - i > best[1] - best[0]:
-            best = (i, end)
-        i = end
-    if best is None:
-        return None
-    quoted = said[best[0]:best[1]]
+    quoted = said[longest.index(n):longest.index(n) + n]
     spans = [m.span() for m in _WORDS.finditer(text.lower())]
-    start = next(j for j in range(len(written) - len(quoted) + 1)
-                 if written[j:j + len(quoted)] == quoted)
-    return text[spans[start][0]:spans[start + len(quoted) - 1][1]]
+    at = next(j for j in range(len(written) - n + 1) if written[j:j + n] == quoted)
+    return text[spans[at][0]:spans[at + n - 1][1]]
 
 
 def distinct_passage(question: str, text: str, others: Iterable[str]) -> str | None:

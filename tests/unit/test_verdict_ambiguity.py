@@ -881,3 +881,12 @@ def test_a_sentence_of_a_second_document_the_question_quotes_makes_it_a_second_s
     single = replace(r, question="Was the buffer overflow in the array parser that allows "
                                  "attackers to crash the reader fixed?")
     assert verdict_for(single, closure_of, k=5, margin=1.0).subject_id == B
+
+
+def test_a_quoted_run_is_one_passage_of_the_text_not_windows_from_two_places() -> None:
+    # "a ... h" and "b ... i" are both in the text, but never "a ... i" together: the longest
+    # run it holds whole is eight words (this raised StopIteration before)
+    text = "a b c d e f g h X b c d e f g h i"
+    assert quoted_run("a b c d e f g h i", text) == "a b c d e f g h"
+    assert quoted_run("b c d e f g h i j", text) == "b c d e f g h i"
+    assert quoted_run("c d e f g h i j", text) is None
