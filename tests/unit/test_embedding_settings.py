@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 from pathlib import Path
 
@@ -184,3 +185,14 @@ def test_the_cache_key_changes_with_the_export_recipe(tmp_path: Path, monkeypatc
     assert source.key("m") == first
     monkeypatch.setattr(embedding, "EXPORT_RECIPE", embedding.EXPORT_RECIPE + 1)
     assert source.key("m") != first
+
+
+def test_the_quantizer_advice_is_dropped_and_other_root_records_kept(
+        caplog: pytest.LogCaptureFixture) -> None:
+    root = logging.getLogger()
+    before = (list(root.handlers), list(root.filters))
+    with caplog.at_level(logging.WARNING), embedding._without_root_log("Please consider"):
+        logging.warning("Please consider to run pre-processing before quantization.")
+        logging.warning("the model file is damaged")
+    assert [r.getMessage() for r in caplog.records] == ["the model file is damaged"]
+    assert (list(root.handlers), list(root.filters)) == before
