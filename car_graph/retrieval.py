@@ -43,6 +43,8 @@ EXPLAIN_LIMIT = 1000  # controlling documents listed by explain
 # fulltext hits read for a quoted passage (quote_sharers.cypher): a verdict needs to know only
 # whether more than a few documents share it, well under this
 QUOTE_HITS = 200
+# how many (date, instant) pairs answering_kinds keeps per graph version
+ANSWERING_KINDS_KEPT = 64
 PREPARED_LIMIT = 10_000  # analysed questions a Retriever remembers (an evaluation's set)
 
 
@@ -112,6 +114,8 @@ class Retriever:
         self.extractor = extractor
         self.settings = settings or RetrievalSettings()
         self._prepared: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        # (graph version, {(as_of, known_at): kinds}): answering_kinds, read once per version
+        self._answering: tuple[tuple[str, ...], dict[tuple[Any, Any], frozenset[str]]] = ((), {})
         self.refresh()
 
     def refresh(self) -> None:
@@ -415,6 +419,23 @@ class Retriever:
         rows = self.store.read("quote_sharers", doc_id=doc_id, lucene=phrase_query(passage),
                                limit=QUOTE_HITS)
         return sum(hit_holds(row, wanted) for row in rows)
+
+    def answering_kinds(self, as_of: date | None = None,
+                        known_at: datetime | None = None) -> frozenset[str]:
+        """The kinds of document that, in the graph as of ``as_of`` and as recorded at
+        ``known_at`` (None: now), supersede others and are never superseded themselves
+        (queries/answering_kinds.cypher); read once per graph version, date and instant."""
+        version, known = self._answering
+        if version != self.version:
+            version, known = self.version, {}
+            self._answering = (version, known)
+        key = (as_of, known_at)
+        if key not in known:
+            if len(known) >= ANSWERING_KINDS_KEPT:  # replays of many instants: keep it bounded
+                known.clear()
+            rows = self.store.read("answering_kinds", as_of=as_of, known_at=known_at)
+            known[key] = frozenset(rows[0]["kinds"])
+        return known[key]
 
     def passage_holders(self, asks: Sequence[tuple[str, str]]) -> list[int | None]:
         """For each (doc_id, passage) -- a span of the document's title or text -- how many

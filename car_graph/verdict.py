@@ -48,7 +48,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import date
+from datetime import date, datetime
 from enum import StrEnum
 from typing import Any, Protocol
 
@@ -113,6 +113,12 @@ class Corpus(Protocol):
         """For each (doc_id, a passage of its title or text): how many other documents of its
         kind anywhere in the corpus, outside its supersession chain, hold the passage; None when
         the index cannot vouch for it. One statement for all."""
+        ...
+
+    def answering_kinds(self, as_of: date | None, known_at: datetime | None) -> frozenset[str]:
+        """The kinds of document that, in the whole graph as of ``as_of`` and as recorded at
+        ``known_at``, supersede others and are never superseded (withdrawals, recalls):
+        documents that answer questions, not subjects."""
         ...
 
 # Voided: a reading under which the document asked about is no longer (wholly) in force.
@@ -509,6 +515,11 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
         # evidence about a question that names nothing (an indication several approvals share,
         # a flaw's generic wording)
         voiding = voiding_kinds(close, explanations)
+        if corpus is not None:
+            # the whole graph may tell what the readings do not: a recall of one lot beside
+            # the approval the question asks about voids nothing the verdict read, but recalls
+            # only ever void, as withdrawals do
+            voiding |= corpus.answering_kinds(retrieval.as_of, retrieval.known_at)
         asked = [a for a in close if explanations[a].kind not in voiding]
         if 1 < len(asked) < len(close):
             close = asked

@@ -750,13 +750,19 @@ def test_the_distinct_passage_agrees_with_its_definition_on_texts_that_repeat_wo
 class FakeCorpus:
     """A ``verdict.Corpus`` answering from fixed counts and kinds, recording what it is asked."""
 
-    def __init__(self, counts: dict[str, int | None] | None = None, every: int | None = None) -> None:
-        self.counts, self.every = counts or {}, every
+    def __init__(self, counts: dict[str, int | None] | None = None, every: int | None = None,
+                 answering: frozenset[str] = frozenset()) -> None:
+        self.counts, self.every, self.answering = counts or {}, every, answering
         self.asked: list[tuple[str, str]] = []
+        self.asked_kinds: list[tuple[object, object]] = []
 
     def passage_holders(self, asks):
         self.asked.extend(asks)
         return [self.every if self.every is not None else self.counts.get(p) for _, p in asks]
+
+    def answering_kinds(self, as_of, known_at) -> frozenset[str]:
+        self.asked_kinds.append((as_of, known_at))
+        return self.answering
 
 
 def test_words_of_the_question_only_one_candidate_holds_and_few_documents_do_single_it_out() -> None:
@@ -834,6 +840,30 @@ def test_candidates_of_a_kind_that_only_voids_others_are_answers_not_readings() 
     # a kind that is voided too is no answering kind: a withdrawn withdrawal
     both = {**explained, B: replace(explained[B], superseded_by=(FIXES_A,))}
     assert voiding_kinds((A, B), both) == frozenset()
+
+
+def test_a_kind_the_whole_graph_shows_only_voiding_is_an_answer_not_a_reading() -> None:
+    # the question fits an approval (A, withdrawn by a withdrawal) and a recall of one lot (C),
+    # in force: nothing the verdict read shows recalls voiding anything, the graph does
+    withdrawn = replace(EXPLAINED[A], kind="approval", controlling=(
+        replace(EXPLAINED[A].controlling[0], kind="withdrawal"),))
+    explained = {**EXPLAINED, A: withdrawn, C: replace(EXPLAINED[C], kind="recall")}
+    r = replace(retrieval((A, C), (1.1, 1.0), entities=("drug:etomidate",)),
+                question="Would a pharmacy still fill a prescription for etomidate?")
+    held = {A: ("drug:etomidate",), C: ("drug:etomidate",)}
+    assert judge(r, explained, margin=1.0, held=held).kind is VerdictKind.AMBIGUOUS
+    recalls_void = FakeCorpus(answering=frozenset({"recall", "withdrawal"}))
+    verdict = judge(r, explained, margin=1.0, held=held, corpus=recalls_void)
+    assert verdict.decisive and verdict.subject_id == A and verdict.kind is VerdictKind.SUPERSEDED
+    assert verdict.singled_out_by == "the others are of a kind that answers"
+    assert recalls_void.asked_kinds[-1] == (r.as_of, r.known_at)  # the retrieval's clocks
+    # a graph where recalls are voided too (or never void) leaves the recall a reading
+    assert judge(r, explained, margin=1.0, held=held,
+                 corpus=FakeCorpus(answering=frozenset({"withdrawal"}))).kind is VerdictKind.AMBIGUOUS
+    # elimination is still no evidence about a question that names nothing
+    unnamed = replace(r, question_entities=(), question="Is the anaesthetic still sold?")
+    assert judge(unnamed, explained, margin=1.0, held=held,
+                 corpus=recalls_void).kind is VerdictKind.AMBIGUOUS
 
 
 def test_a_sentence_of_a_second_document_the_question_quotes_makes_it_a_second_subject() -> None:
