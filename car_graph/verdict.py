@@ -100,6 +100,17 @@ MIN_QUOTED_TEXT_WORDS = 8
 # verdicts listing the gold and the stale one goes, no other dev set moving; at 0 a fifth right
 # one goes too.
 MAX_QUOTE_SHARERS = 2
+# Words a question uses to ask whether something is still in force, not to say which document it
+# means: a document that alone holds one ("SSRF ... via Unresolved Hostname" for "is it still
+# unresolved?") is not singled out by it (``distinct_passage``'s evidence). Plain English status
+# words, for any domain; the question's own description of the document never needs them.
+STATUS_WORDS = frozenset({
+    "still", "yet", "current", "currently", "latest", "status", "resolved", "unresolved",
+    "fixed", "unfixed", "patched", "unpatched", "addressed", "unaddressed", "mitigated",
+    "remediated", "open", "closed", "valid", "invalid", "active", "inactive", "effective",
+    "obsolete", "outdated", "superseded", "replaced", "void", "voided", "revoked", "repealed",
+    "withdrawn", "rescinded", "expired", "force",
+})
 # (doc_id, the quoted passage as the document writes it) -> how many other documents of its kind
 # and scope, outside its supersession chain, hold the passage (``Retriever.quote_sharers``)
 QuoteSharers = Callable[[str, str], int]
@@ -603,7 +614,8 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
             if passage is None or any(set(g).isdisjoint(holds[a]) for g in mentions):
                 continue
             theirs = set().union(*(words(texts[o]) for o in close if o != a))
-            own_words = [w for w in dict.fromkeys(passage.split()) if w not in theirs]
+            own_words = [w for w in dict.fromkeys(passage.split())
+                         if w not in theirs and w not in STATUS_WORDS]
             if own_words:  # a one-word passage is its own word: its exact count tells both
                 asks[a] = [passage, *(w for w in own_words if w != passage)]
         flat = [(a, p) for a, passages in asks.items() for p in passages]

@@ -842,6 +842,28 @@ def test_candidates_of_a_kind_that_only_voids_others_are_answers_not_readings() 
     assert voiding_kinds((A, B), both) == frozenset()
 
 
+def test_a_status_word_one_candidate_holds_alone_does_not_single_it_out() -> None:
+    # the question asks whether a flaw is "still unresolved"; B alone holds "unresolved" in its
+    # own title (another flaw's "Unresolved Hostname"): a word asking about status, not one
+    # saying which document is meant
+    explained = {**EXPLAINED,
+                 A: replace(EXPLAINED[A], text="Configuration is read from several places."),
+                 B: replace(EXPLAINED[B], title="SSRF bypass via unresolved hostname",
+                            text="Notification URLs are fetched."),
+                 C: replace(EXPLAINED[C], text="Configuration is read from several places.")}
+    r = replace(retrieval((A, B, C), (1.1, 1.0, 0.9)),
+                question="Our tool flagged that configuration is read. Is it still unresolved?",
+                anchor_text_scores=(1.0, 1.1, 0.9))  # B even fits the question's words best
+    everything_rare = FakeCorpus(every=0)
+    assert judge(r, explained, margin=1.0, corpus=everything_rare).kind is VerdictKind.AMBIGUOUS
+    assert not any("unresolved" in p for _, p in everything_rare.asked)
+    # the same document singled out by a word of the description only it holds
+    described = replace(r, question="Our tool flagged an SSRF bypass. Is it still open?")
+    verdict = judge(described, explained, margin=1.0, corpus=FakeCorpus(every=0))
+    assert verdict.decisive and verdict.subject_id == B
+    assert verdict.singled_out_by == "words of the question only it holds"
+
+
 def test_a_kind_the_whole_graph_shows_only_voiding_is_an_answer_not_a_reading() -> None:
     # the question fits an approval (A, withdrawn by a withdrawal) and a recall of one lot (C),
     # in force: nothing the verdict read shows recalls voiding anything, the graph does

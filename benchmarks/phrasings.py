@@ -1,0 +1,98 @@
+"""The generic-wording dev questions asked in phrasings of our own: how verdicts hold up on a
+question frame no variant family uses (outside benchmarks phrase questions their own way).
+
+    python -m car_graph_benchmarks.phrasings QUERIES.jsonl [QUERIES.jsonl ...] [--out FILE] [--json]
+
+(NEO4J_URI / NEO4J_USER / NEO4J_PASSWORD name the server holding the variant graph.) Every row
+of the query files that carries ``info.flaw`` (the security ``flaw_shared*`` and ``lure*`` sets:
+a flaw's generic wording) is asked once per template of ``TEMPLATES`` through
+``CarClient.answer`` and scored against the row's own ``gold`` and ``anchors`` with
+``metrics.score_verdicts`` -- gold from the variant builder, never from the code under test. The
+same wording recurs across rows (a family's boilerplate), so the report counts each distinct
+question once. Give it dev files only: the templates were written without reading the test
+families (docs/rag.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from car_graph.client import CarClient
+from car_graph.metrics import score_verdicts, verdict_right, verdict_stale
+from car_graph.verdict import outcome
+
+# Question frames a user might write, none of them a variant family's: status words
+# ("unresolved", "open"), filler ("our scanner flagged"), imperative and noun-phrase forms.
+TEMPLATES = {
+    "shipped": "Has anyone shipped a fix for {f}?",
+    "current": "{f} - is this still a problem in the current version?",
+    "upgrade": "Do I need to upgrade because of {f}?",
+    "patched-release": "Is there a patched release for {f}?",
+    "scanner": "Our scanner flagged {f}. Is it still unresolved?",
+    "open-vuln": "Is {f} still an open vulnerability?",
+    "status": "What is the current status of {f}?",
+    "exploit": "Can {f} still be exploited?",
+}
+
+
+def questions(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Distinct question -> the first row (and template) that asks it."""
+    asked: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        flaw = (row.get("info") or {}).get("flaw")
+        if not flaw:
+            continue
+        for family, template in TEMPLATES.items():
+            text = template.format(f=flaw)
+            text = text[0].upper() + text[1:]
+            asked.setdefault(text, {**row, "question": text, "template": family})
+    return asked
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("queries", nargs="+", type=Path)
+    parser.add_argument("--out", type=Path, help="one JSON line per question with its verdict")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    rows = [json.loads(line) for path in args.queries
+            for line in path.read_text().splitlines() if line.strip()]
+    asked = questions(rows)
+    scored, per_template = [], {}
+    out = args.out.open("w") if args.out else None
+    with CarClient.from_env() as car:
+        for text, row in asked.items():
+            verdict = car.answer(text)
+            result = outcome(verdict)
+            gold, anchors = frozenset(row["gold"]), frozenset(row["anchors"])
+            scored.append((result, gold, anchors))
+            per_template.setdefault(row["template"], []).append((result, gold, anchors))
+            if out is not None:
+                out.write(json.dumps({
+                    "source": row["id"], "template": row["template"], "question": text,
+                    "decisive": result.decisive,
+                    "right": verdict_right(result, gold, anchors) if result.decisive else None,
+                    "stale": verdict_stale(result, gold), "verdict": verdict.to_json()}) + "\n")
+    if out is not None:
+        out.close()
+    report = {"questions": len(asked), "all": score_verdicts(scored).as_dict(),
+              "by_template": {t: score_verdicts(s).as_dict() for t, s in sorted(per_template.items())}}
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        overall = report["all"]
+        print(f"{len(asked)} distinct questions: {overall['decisive']} decisive, "
+              f"{overall['decisive_right']} right, {overall['stale']} stale")
+        for template, scores in report["by_template"].items():
+            print(f"  {template:16s} n={scores['n']:4d} decisive={scores['decisive']:3d} "
+                  f"right={scores['decisive_right']:3d} stale={scores['stale']:3d}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
