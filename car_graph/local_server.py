@@ -57,6 +57,12 @@ DEFAULT_HTTP_PORT = 7474
 PID_FILE = "car-graph.pid"
 INSTALLED_MARKER = ".installed"
 LOG_TAIL_LINES = 40
+# the line each start writes into the console log before the JVM's own output
+START_MARKER = "---- car-graph start"
+# what the JVM logs when a connector cannot bind its port; and how often a start on ports
+# chosen here tries fresh ones after it
+PORT_TAKEN = "Address already in use"
+PORT_ATTEMPTS = 3
 
 # The 5.26 defaults of server.jvm.additional (Operations Manual, neo4j.conf), which only the
 # bootloader applies; we launch the server JVM ourselves, so we pass them. Keep the --add-opens:
@@ -322,6 +328,30 @@ class LocalNeo4j:
     def _start_locked(self, timeout: float, bolt_port: int | None, http_port: int | None,
                       progress: Progress | None, memory: MemoryProfile) -> ServerStatus:
         say = progress or (lambda _msg: None)
+        # Ports this instance chose itself can be taken between the check and the JVM's bind
+        # (another server starting, a client's outgoing connection drawing the same ephemeral
+        # number): then it starts again on fresh ones. Ports the user gave are never swapped.
+        chosen_here = self.instance != "default" and bolt_port is None and http_port is None
+        for attempt in range(1, PORT_ATTEMPTS + 1):
+            try:
+                return self._start_once(timeout, bolt_port, http_port, say, memory)
+            except ServerError:
+                if not (chosen_here and attempt < PORT_ATTEMPTS and self._port_was_taken()):
+                    raise
+                self._state_file.unlink(missing_ok=True)  # choose fresh ports, not these again
+                say(f"A port of {self.instance} was taken as Neo4j bound it; starting again "
+                    "on fresh ports")
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    def _port_was_taken(self) -> bool:
+        """The console log since the last start says a port was already in use."""
+        if not self.console_log.is_file():
+            return False
+        text = self.console_log.read_text(encoding="utf-8", errors="replace")
+        return PORT_TAKEN in text.rsplit(START_MARKER, 1)[-1]
+
+    def _start_once(self, timeout: float, bolt_port: int | None, http_port: int | None,
+                    say: Progress, memory: MemoryProfile) -> ServerStatus:
         self.pid_file.unlink(missing_ok=True)  # stale: the process it names is gone or not ours
         for sub in ("conf", "data", "logs", "run", "import", "plugins"):
             (self.instance_dir / sub).mkdir(parents=True, exist_ok=True)
@@ -343,7 +373,7 @@ class LocalNeo4j:
             f"(heap {memory.heap}, page cache {memory.pagecache}) ...")
         started = time.monotonic()
         with open(self.console_log, "ab") as log:
-            log.write(f"\n---- car-graph start {time.strftime('%Y-%m-%d %H:%M:%S')} ----\n".encode())
+            log.write(f"\n{START_MARKER} {time.strftime('%Y-%m-%d %H:%M:%S')} ----\n".encode())
             log.flush()
             process = subprocess.Popen(
                 argv,

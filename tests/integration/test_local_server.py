@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import ipaddress
+import os
+import shutil
+import socket
 import stat
 import subprocess
 import sys
@@ -13,6 +16,7 @@ import pytest
 from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError
 
+import car_graph.local_server as server_module
 from car_graph.errors import ServerError
 from car_graph.local_server import LocalNeo4j
 from car_graph.settings import DEFAULT_NEO4J_VERSION
@@ -144,3 +148,36 @@ def test_stop_and_start_a_second_instance(local_server: LocalNeo4j, outage_serve
     assert not outage_server.status().running
     assert not outage_server.pid_file.exists()
     assert outage_server.start(timeout=180, progress=lambda _m: None).running
+
+
+def test_a_port_taken_before_the_jvm_binds_it_is_retried_on_fresh_ports(
+        local_server: LocalNeo4j, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ephemeral Bolt port an instance chose is free when checked but taken when the JVM
+    binds it (another server starting, a client's outgoing connection): the start tries fresh
+    ports instead of failing (under CI a failed start would fail every database test)."""
+    server = LocalNeo4j(local_server.home, local_server.version, f"test-ports-{os.getpid()}",
+                        extra_settings=local_server.extra_settings)
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as squatter:
+        squatter.bind(("127.0.0.1", 0))
+        squatter.listen()
+        taken = squatter.getsockname()[1]
+        offered: list[int] = []
+        real_free, real_port_free = server_module._free_port, server_module._port_free
+
+        def free_port(exclude: set[int] | None = None) -> int:
+            port = taken if not offered else real_free(exclude)
+            offered.append(port)
+            return port
+
+        # the check sees the port free, as it was an instant before the race
+        monkeypatch.setattr(server_module, "_free_port", free_port)
+        monkeypatch.setattr(server_module, "_port_free", lambda port: port == taken or real_port_free(port))
+        said: list[str] = []
+        try:
+            status = server.start(timeout=180, progress=said.append)
+            assert status.running and f":{taken}" not in status.uri, status.uri
+            assert offered[0] == taken and any("fresh ports" in line for line in said), said
+            assert server_module.PORT_TAKEN in server.console_log.read_text()
+        finally:
+            server.stop(progress=lambda _m: None)
+            shutil.rmtree(server.instance_dir, ignore_errors=True)
