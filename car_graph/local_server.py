@@ -332,16 +332,16 @@ class LocalNeo4j:
         # (another server starting, a client's outgoing connection drawing the same ephemeral
         # number): then it starts again on fresh ones. Ports the user gave are never swapped.
         chosen_here = self.instance != "default" and bolt_port is None and http_port is None
-        for attempt in range(1, PORT_ATTEMPTS + 1):
+        for _ in range(PORT_ATTEMPTS - 1):
             try:
                 return self._start_once(timeout, bolt_port, http_port, say, memory)
             except ServerError:
-                if not (chosen_here and attempt < PORT_ATTEMPTS and self._port_was_taken()):
+                if not (chosen_here and self._port_was_taken()):
                     raise
                 self._state_file.unlink(missing_ok=True)  # choose fresh ports, not these again
                 say(f"A port of {self.instance} was taken as Neo4j bound it; starting again "
                     "on fresh ports")
-        raise AssertionError("unreachable: the last attempt returns or raises")
+        return self._start_once(timeout, bolt_port, http_port, say, memory)
 
     def _port_was_taken(self) -> bool:
         """The console log since the last start says a port was already in use."""

@@ -43,7 +43,7 @@ EXPLAIN_LIMIT = 1000  # controlling documents listed by explain
 # fulltext hits read for a quoted passage (quote_sharers.cypher): a verdict needs to know only
 # whether more than a few documents share it, well under this
 QUOTE_HITS = 200
-# how many (date, instant) pairs answering_kinds keeps per graph version
+# how many (date, instant) pairs answering_kinds keeps for one graph version
 ANSWERING_KINDS_KEPT = 64
 PREPARED_LIMIT = 10_000  # analysed questions a Retriever remembers (an evaluation's set)
 
@@ -114,8 +114,6 @@ class Retriever:
         self.extractor = extractor
         self.settings = settings or RetrievalSettings()
         self._prepared: OrderedDict[str, dict[str, Any]] = OrderedDict()
-        # (graph version, {(as_of, known_at): kinds}): answering_kinds, read once per version
-        self._answering: tuple[tuple[str, ...], dict[tuple[Any, Any], frozenset[str]]] = ((), {})
         self.refresh()
 
     def refresh(self) -> None:
@@ -143,8 +141,9 @@ class Retriever:
                                                       self.settings.linking))
         self._analysed = 0  # questions analysed against this version
         # Question analysis (embedding, entity linking) is shared by every system an evaluation
-        # runs; it holds for the version it was made against.
+        # runs; it holds for the version it was made against. So do answering_kinds' reads.
         self._prepared = OrderedDict()
+        self._answering: dict[tuple[date | None, datetime | None], frozenset[str]] = {}
 
     def load_names(self) -> None:
         """Read the corpus's linkable names (NameIndex) for the current version now; later
@@ -425,10 +424,7 @@ class Retriever:
         """The kinds of document that, in the graph as of ``as_of`` and as recorded at
         ``known_at`` (None: now), supersede others and are never superseded themselves
         (queries/answering_kinds.cypher); read once per graph version, date and instant."""
-        version, known = self._answering
-        if version != self.version:
-            version, known = self.version, {}
-            self._answering = (version, known)
+        known = self._answering  # refresh() starts a new one for a new graph version
         key = (as_of, known_at)
         if key not in known:
             if len(known) >= ANSWERING_KINDS_KEPT:  # replays of many instants: keep it bounded
