@@ -324,8 +324,10 @@ class CarClient:
         def closure_of(doc_id: str) -> Explanation:
             return walked[doc_id] if doc_id in walked else explain_one(doc_id)
 
-        return verdict_for(retrieval, closure_of, k, margin, sharers=self.retriever.quote_sharers,
-                           corpus=self.retriever)
+        def sharers(doc_id: str, passage: str) -> int:  # in the corpus the retrieval read
+            return self.retriever.quote_sharers(doc_id, passage, retrieval.as_of, retrieval.known_at)
+
+        return verdict_for(retrieval, closure_of, k, margin, sharers=sharers, corpus=self.retriever)
 
     def context(
         self, question: str, as_of: date | None = None, *, k: int = 5, domain: str | None = None,

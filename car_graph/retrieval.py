@@ -407,16 +407,18 @@ class Retriever:
         ids = [r["doc_id"] for r in rows]
         return ids, ids
 
-    def quote_sharers(self, doc_id: str, passage: str) -> int:
+    def quote_sharers(self, doc_id: str, passage: str, as_of: date | None = None,
+                      known_at: datetime | None = None) -> int:
         """How many other documents of ``doc_id``'s kind and scope, outside its supersession
         chain, hold ``passage`` (a span of its title or text, as it writes it) in their title
         and text, word for word: whether a question quoting it names ``doc_id`` or a family's
-        boilerplate (``verdict.MAX_QUOTE_SHARERS``)."""
+        boilerplate (``verdict.MAX_QUOTE_SHARERS``). In the corpus as of ``as_of`` and as
+        recorded at ``known_at`` (None: now), the one the verdict's retrieval read."""
         wanted = words(passage)
         if not wanted:
             return 0
         rows = self.store.read("quote_sharers", doc_id=doc_id, lucene=phrase_query(passage),
-                               limit=QUOTE_HITS)
+                               limit=QUOTE_HITS, as_of=as_of, known_at=known_at)
         return sum(hit_holds(row, wanted) for row in rows)
 
     def answering_kinds(self, as_of: date | None = None,
@@ -433,19 +435,21 @@ class Retriever:
             known[key] = frozenset(rows[0]["kinds"])
         return known[key]
 
-    def passage_holders(self, asks: Sequence[tuple[str, str]]) -> list[int | None]:
+    def passage_holders(self, asks: Sequence[tuple[str, str]], as_of: date | None = None,
+                        known_at: datetime | None = None) -> list[int | None]:
         """For each (doc_id, passage) -- a span of the document's title or text -- how many
         other documents of its kind, anywhere in the corpus and outside its supersession chain,
         hold the passage word for word; None when the count vouches for nothing: the fulltext
         index does not find the document itself by the passage (stop words only), or finds more
-        hits than are read. One statement for all of them."""
+        hits than are read. The corpus as of ``as_of`` and as recorded at ``known_at`` (None:
+        now). One statement for all of them."""
         phrases = [{"i": i, "doc_id": doc_id, "limit": QUOTE_HITS,
                     "lucene": phrase_query(passage)}
                    for i, (doc_id, passage) in enumerate(asks) if words(passage)]
         counts: list[int | None] = [None] * len(asks)
         if not phrases:
             return counts
-        for row in self.store.read("passage_holders", asks=phrases):
+        for row in self.store.read("passage_holders", asks=phrases, as_of=as_of, known_at=known_at):
             hits, passage = row["hits"], asks[row["i"]][1]
             if row["read"] < QUOTE_HITS and any(hit["own"] for hit in hits):
                 wanted = words(passage)

@@ -120,10 +120,12 @@ class Corpus(Protocol):
     """What a verdict may ask of the whole graph beyond the retrieval (``Retriever`` is one),
     only when the retrieval alone leaves the verdict ambiguous."""
 
-    def passage_holders(self, asks: Sequence[tuple[str, str]]) -> list[int | None]:
+    def passage_holders(self, asks: Sequence[tuple[str, str]], as_of: date | None,
+                        known_at: datetime | None) -> list[int | None]:
         """For each (doc_id, a passage of its title or text): how many other documents of its
-        kind anywhere in the corpus, outside its supersession chain, hold the passage; None when
-        the index cannot vouch for it. One statement for all."""
+        kind anywhere in the corpus as of ``as_of`` and as recorded at ``known_at``, outside its
+        supersession chain, hold the passage; None when the index cannot vouch for it. One
+        statement for all."""
         ...
 
     def answering_kinds(self, as_of: date | None, known_at: datetime | None) -> frozenset[str]:
@@ -619,7 +621,7 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
             if own_words:  # a one-word passage is its own word: its exact count tells both
                 asks[a] = [passage, *(w for w in own_words if w != passage)]
         flat = [(a, p) for a, passages in asks.items() for p in passages]
-        counts = iter(corpus.passage_holders(flat) if flat else [])
+        counts = iter(corpus.passage_holders(flat, retrieval.as_of, retrieval.known_at) if flat else [])
         alone = []
         for a, passages in asks.items():
             phrase, *rare = (next(counts) for _ in passages)

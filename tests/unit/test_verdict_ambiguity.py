@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from datetime import date
+from datetime import UTC, date, datetime
 
 from car_graph.linking import words
 from car_graph.metrics import Reading, VerdictOutcome, score_verdicts, verdict_stale
@@ -755,9 +755,11 @@ class FakeCorpus:
         self.counts, self.every, self.answering = counts or {}, every, answering
         self.asked: list[tuple[str, str]] = []
         self.asked_kinds: list[tuple[object, object]] = []
+        self.asked_clocks: list[tuple[object, object]] = []
 
-    def passage_holders(self, asks):
+    def passage_holders(self, asks, as_of, known_at):
         self.asked.extend(asks)
+        self.asked_clocks.append((as_of, known_at))
         return [self.every if self.every is not None else self.counts.get(p) for _, p in asks]
 
     def answering_kinds(self, as_of, known_at) -> frozenset[str]:
@@ -783,6 +785,11 @@ def test_words_of_the_question_only_one_candidate_holds_and_few_documents_do_sin
     assert alone.decisive and alone.subject_id == A and alone.kind is VerdictKind.SUPERSEDED
     assert alone.singled_out_by == "words of the question only it holds"
     assert (A, "gout") in corpus.asked
+    # the corpus is asked as of the retrieval's date and instant, as its readings were read
+    dated = replace(r, as_of=date(2020, 6, 1), known_at=datetime(2021, 1, 1, tzinfo=UTC))
+    asked_then = FakeCorpus({"gout": 0})
+    assert judge(dated, explained, margin=1.0, corpus=asked_then).subject_id == A
+    assert asked_then.asked_clocks == [(dated.as_of, dated.known_at)]
     # other approvals hold it (an indication several drugs share): it names none of them
     shared = judge(r, explained, margin=1.0, corpus=FakeCorpus({"gout": 2}))
     assert shared.kind is VerdictKind.AMBIGUOUS

@@ -1,0 +1,119 @@
+"""The corpus a verdict asks about a quoted passage is the one its retrieval read: as of the
+question's date and as car-graph recorded it at its instant. A document published or ingested
+later does not make a passage common then, and one deleted or rewritten since still counts as
+it was -- against a real Neo4j (passage_holders.cypher, quote_sharers.cypher and
+``CarClient.answer`` with ``as_of`` and ``known_at``)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+
+from car_graph.client import CarClient
+from car_graph.records import parse_record
+from car_graph.verdict import VerdictKind
+
+pytestmark = [pytest.mark.neo4j, pytest.mark.models]
+
+GOUT = "Is the drug indicated for gout still approved?"
+
+
+def approval(doc_id: str, drug: str, year: int, indication: str | None) -> dict:
+    facts = f" Indication: {indication}." if indication else ""
+    return {"id": doc_id, "kind": "approval", "domain": "drug-labels", "published": f"{year}-01-01",
+            "title": f"{drug.title()} approved {year}",
+            "text": f"{drug.title()} was approved by the US Food and Drug Administration in {year} "
+                    f"as a new molecular entity.{facts}",
+            "scope": {"drug": drug}}
+
+
+def withdrawal(doc_id: str, drug: str, year: int, of: str) -> dict:
+    return {"id": doc_id, "kind": "withdrawal", "domain": "drug-labels",
+            "published": f"{year}-01-01", "title": f"{drug.title()} withdrawn ({year})",
+            "text": f"{drug.title()} was withdrawn from the market in {year}. Reason: liver.",
+            "scope": {"drug": drug}, "supersedes": [{"id": of, "effective": f"{year}-01-01"}]}
+
+
+def advisory(doc_id: str, title: str, text: str, **extra) -> dict:
+    return {"id": doc_id, "kind": "advisory", "domain": "advisories", "published": "2024-03-01",
+            "title": title, "text": text, "scope": {"product": "tensorflow"}, **extra}
+
+
+def last_run_at(car: CarClient) -> Any:
+    return car.driver.execute_query("MATCH (r:Run) RETURN max(r.at) AS at").records[0]["at"].to_native()
+
+
+def test_passage_holders_count_the_corpus_of_the_questions_date_and_instant(car: CarClient) -> None:
+    r = car.retriever
+    car.ingest([parse_record(d) for d in (
+        approval("ATO", "cincophen", 1908, "Gout"),
+        withdrawal("ATO-W", "cincophen", 1991, "ATO"),
+        approval("ZYL", "allopurinol", 1966, None),
+        approval("COL", "colchicine", 2009, None),
+        # held "gout" then; rewritten below without it
+        approval("BEN", "probenecid", 1951, "Gout"),
+    )], rules=[])
+    first = last_run_at(car)
+    # a later approval for gout, and BEN rewritten without it
+    car.ingest([parse_record(d) for d in (
+        approval("URI", "lesinurad", 2015, "Gout"),
+        approval("BEN", "probenecid", 1951, None),
+    )], rules=[])
+    second = last_run_at(car)
+    car.delete(["ATO-W"])
+
+    assert r.passage_holders([("ATO", "gout")]) == [1]  # URI; BEN no longer holds it
+    # as of 2012 URI was not published: nobody else held it
+    assert r.passage_holders([("ATO", "gout")], as_of=date(2012, 1, 1)) == [0]
+    # as recorded after the first ingest: BEN's text of then held it, URI was not recorded
+    assert r.passage_holders([("ATO", "gout")], known_at=first) == [1]
+    assert r.passage_holders([("ATO", "gout")], known_at=first, as_of=date(1940, 1, 1)) == [0]
+    assert r.passage_holders([("ATO", "gout")], known_at=second) == [1]
+    # a deleted document is a subject as it was recorded, not before it was
+    assert r.passage_holders([("ATO-W", "liver")], known_at=second) == [0]
+    assert r.passage_holders([("ATO-W", "liver")]) == [None]
+
+    # through CarClient.answer: as of 2012 the question's words single ATO out, and its
+    # withdrawal controls it; today lesinurad holds them too
+    then = car.answer(GOUT, as_of=date(2012, 1, 1), known_at=second)
+    assert then.decisive and then.subject_id == "ATO", then.to_json()
+    assert then.singled_out_by == "words of the question only it holds"
+    assert then.kind is VerdictKind.SUPERSEDED
+    assert [c.doc_id for c in then.controlling] == ["ATO-W"]
+    now = car.answer(GOUT)
+    assert now.subject_id != "ATO" or now.singled_out_by != "words of the question only it holds", \
+        now.to_json()
+
+
+def test_quote_sharers_count_the_corpus_of_the_questions_date_and_instant(car: CarClient) -> None:
+    r = car.retriever
+    title = "Heap overflow in the ragged tensor kernel"
+    car.ingest([parse_record(d) for d in (
+        advisory("TF-1", title, "Affected versions overflow a heap buffer."),
+        advisory("TF-2", title, "A second report of the same overflow in another kernel path."),
+    )], rules=[])
+    first = last_run_at(car)
+    car.ingest([parse_record(d) for d in (
+        {**advisory("TF-3", title, "A third report."), "published": "2025-06-01"},
+        advisory("TF-2", "Null dereference in sparse matmul", "Rewritten: another flaw."),
+        # an advisory re-published over TF-1, the edge in force from May: from then on TF-1's
+        # chain, not another holder
+        {**advisory("TF-1b", title, "Re-issued.", supersedes=[{"id": "TF-1",
+                                                               "effective": "2025-05-01"}]),
+         "published": "2025-01-01"},
+    )], rules=[])
+    second = last_run_at(car)
+    car.delete(["TF-3"])
+
+    assert r.quote_sharers("TF-1", title) == 0  # TF-2 rewritten, TF-3 deleted, TF-1b its chain
+    assert r.quote_sharers("TF-1", title, known_at=first) == 1  # TF-2 as it was
+    assert r.quote_sharers("TF-1", title, known_at=second) == 1  # TF-3, then recorded
+    # by date: before TF-1b and TF-3 were published, nobody; TF-1b published but its edge not
+    # yet in force, a holder of its own; in TF-1's chain from May; TF-3 from June
+    assert r.quote_sharers("TF-1", title, known_at=second, as_of=date(2024, 6, 1)) == 0
+    assert r.quote_sharers("TF-1", title, known_at=second, as_of=date(2025, 3, 1)) == 1
+    assert r.quote_sharers("TF-1", title, known_at=second, as_of=date(2025, 5, 15)) == 0
+    assert r.quote_sharers("TF-1", title, known_at=second, as_of=date(2025, 7, 1)) == 1
+    assert r.quote_sharers("TF-1", title, as_of=date(2025, 3, 1)) == 1  # the current graph
