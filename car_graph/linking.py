@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -331,11 +331,47 @@ def spelled_out(name: str, question: str) -> bool:
     """The question writes the name's words in order, joined by separators only, and not as a
     part of a longer name: "example.org/org/tool" is not spelled out in
     "example.org/org/tool-os", "acme" not in "acme-user-sessions", "acme" is in "acme server"."""
+    return bool(written_spans(name, question))
+
+
+_NAME_SEPARATORS = r"[\s\-_./:]*"
+_ANY_PUNCTUATION = r"[\W_]*"
+
+
+def written_spans(name: str, question: str, separators: str = _NAME_SEPARATORS) -> list[tuple[int, int]]:
+    """Where the question spells the name out (``spelled_out``): the (start, end) of each.
+    ``separators``: what may stand between its words (``_ANY_PUNCTUATION``: also the commas and
+    apostrophes of "Hust v. Moore-McCormack Lines, Inc.")."""
     tokens = words(name)
     if not tokens:
-        return False
-    pattern = r"(?<![\w-])" + r"[\s\-_./:]*".join(re.escape(t) for t in tokens) + r"(?![\w-])"
-    return re.search(pattern, question, re.IGNORECASE) is not None
+        return []
+    pattern = r"(?<![\w-])" + separators.join(re.escape(t) for t in tokens) + r"(?![\w-])"
+    return [m.span() for m in re.finditer(pattern, question, re.IGNORECASE)]
+
+
+def inside_other_names(
+    names: Sequence[str], question: str, still_named: Callable[[int, list[str]], bool],
+) -> set[int]:
+    """The names (by position) the question gives only as part of another name it writes whole:
+    "In re Moore", covered by the "Moore" of "Moore v. Illinois Central Railroad Co.", is a
+    part of that case's name, not a second case the question asks about. Such a name is not
+    written whole itself (its words in order, any punctuation between them), and
+    ``still_named(i, words)`` -- its own coverage test -- fails on the question's words outside
+    the names of more words than it has that the question writes whole. A name written whole (a
+    package "golang.org/x/net" inside "golang.org/x/net/http2", "Drotrecogin alfa (Activated)"
+    beside "Drotrecogin alfa") is always kept."""
+    whole = [(i, span) for i, name in enumerate(names) if len(words(name)) >= 2
+             for span in written_spans(name, question, _ANY_PUNCTUATION)]
+    if not whole:
+        return set()
+    inside = set()
+    for i, name in enumerate(names):
+        if written_spans(name, question, _ANY_PUNCTUATION):
+            continue
+        longer = [span for j, span in whole if len(words(names[j])) > len(words(name))]
+        if longer and not still_named(i, words(without_spans(question, longer))):
+            inside.add(i)
+    return inside
 
 
 def significant_words(
@@ -815,6 +851,12 @@ class EntityLinker:
                 row["name"] or row["key"], stop, self.registry.qualifiers(row["type"])))
              for row, _ in covered}, question)
         covered = [(row, used) for row, used in covered if (row["type"], row["key"]) not in ordinary]
+        inside = inside_other_names(
+            [row["name"] or row["key"] for row, _ in covered], question,
+            lambda i, rest: covering(covered[i][0]["name"] or covered[i][0]["key"], rest, stop,
+                                     self.registry.qualifiers(covered[i][0]["type"]),
+                                     corrections, settings) is not None)
+        covered = [pair for i, pair in enumerate(covered) if i not in inside]
         # An unambiguous name links at full weight; a typo with a few readings ("Tovan": Povan or
         # Trovan) links each reading at a share of it, so the rest of the question decides.
         readings = readings_per_name([used for _, used in covered])

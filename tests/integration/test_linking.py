@@ -356,3 +356,29 @@ def test_an_acronym_links_the_documents_whose_titles_define_it_not_those_using_i
     report = car.retrieve_report("Is the PPP specification still current?", k=3)
     assert report.results[0].doc_id == "PPP-2"  # the defining title's current edition, not a sibling
     assert car.retrieve_report("Is the RID specification current?", k=3).results[0].doc_id == "RID-1"
+
+
+def decision(doc_id: str, case: str, year: int, **extra) -> dict:
+    return {"id": doc_id, "kind": "decision", "domain": "law", "published": f"{year}-01-01",
+            "title": case, "text": f"{case}, decided {year}.", "scope": {"case": case}, **extra}
+
+
+def test_a_case_named_only_inside_a_longer_case_name_is_not_linked(car: CarClient) -> None:
+    # "In re Moore" has one significant word; the question's "Moore" is part of another case's
+    # name, so the verdict is about that one case, not "multiple"
+    car.ingest(records(
+        decision("209-us-490", "In re Moore", 1908),
+        decision("260-us-653", "Lee v. Chesapeake & Ohio Railway Co.", 1923, supersedes=["209-us-490"]),
+        decision("312-us-630", "Moore v. Illinois Central Railroad Co.", 1941),
+        decision("406-us-320", "Andrews v. Louisville & Nashville Railroad Co.", 1972,
+                 supersedes=["312-us-630"]),
+    ), rules=[])
+    question = "Can I still rely on Moore v. Illinois Central Railroad Co.?"
+    assert entities(car, question) == {"case:moore v. illinois central railroad co."}
+    verdict = car.answer(question)
+    assert verdict.decisive and verdict.subject_id == "312-us-630", verdict.to_json()
+    assert [c.doc_id for c in verdict.controlling] == ["406-us-320"]
+    # written whole, or alone, it is still a name the question gives
+    assert entities(car, "Are In re Moore and Moore v. Illinois Central Railroad Co. good law?") == {
+        "case:in re moore", "case:moore v. illinois central railroad co."}
+    assert entities(car, "Is Moore still good law?") == {"case:in re moore"}

@@ -11,11 +11,13 @@ from car_graph.linking import (
     compound_tokens,
     covering,
     defined_terms,
+    inside_other_names,
     is_ordinary,
     name_word_pattern,
     partial_digit_runs,
     readings_per_name,
     short_name_tokens,
+    significant_words,
     spelled_out,
     title_definitions,
     typo_corrections,
@@ -230,6 +232,48 @@ def test_a_multi_token_name_is_written_whole_only_with_every_token_in_order(
 def test_a_name_is_spelled_out_when_its_words_stand_in_order_and_alone(
         name: str, question: str, spelled: bool) -> None:
     assert spelled_out(name, question) is spelled
+
+
+LAW_STOP = frozenset({"in", "re", "v", "co", "inc"})
+
+
+def covered_by_words(names: list[str]):
+    """``inside_other_names``' coverage test: every significant word of the name is there."""
+    return lambda i, rest: all(w in rest for w in significant_words(names[i], LAW_STOP))
+
+
+@pytest.mark.parametrize("names, question, inside", [
+    # "In re Moore" is covered by the "Moore" of the case the question names
+    (["Moore v. Illinois Central Railroad Co.", "In re Moore"],
+     "Can I still rely on Moore v. Illinois Central Railroad Co.?", {1}),
+    # a whole name with commas and a hyphen between its words
+    (["Hust v. Moore-McCormack Lines, Inc.", "In re Moore"],
+     "Can I still rely on Hust v. Moore-McCormack Lines, Inc.?", {1}),
+    # a brand whose words a longer brand holds apart
+    (["Ortho Tri-Cyclen Lo", "Ortho Cyclen"], "Is Ortho Tri-Cyclen Lo still sold?", {1}),
+    # both written whole: two names, both kept
+    (["In re Moore", "Moore v. Illinois Central Railroad Co."],
+     "Are In re Moore and Moore v. Illinois Central Railroad Co. still good law?", set()),
+    # the shorter name's word also stands outside the longer name: kept
+    (["Moore v. Illinois Central Railroad Co.", "In re Moore"],
+     "Did Moore v. Illinois Central Railroad Co. settle what the Moore petition asked?", set()),
+    # a name written whole inside a longer one is the question's own (a module and its package)
+    (["golang.org/x/net/http2", "golang.org/x/net"], "Is the golang.org/x/net/http2 flaw fixed?",
+     set()),
+    # a shorter name written whole, commas and all, is the question's own too
+    (["Hust v. Moore-McCormack Lines, Inc.", "Moore-McCormack Lines, Inc."],
+     "Can I still rely on Hust v. Moore-McCormack Lines, Inc.?", set()),
+    # a longer name written with a parenthesis is written whole, not inside the shorter one
+    (["Drotrecogin alfa", "Drotrecogin alfa (Activated)"],
+     "Would a pharmacy still fill a prescription for Drotrecogin alfa (Activated)?", set()),
+    # a longer name covered by its words apart is never inside a shorter one written whole
+    (["Ortho Cyclen", "Cyclen Ortho Tri"], "Is Ortho Cyclen (Tri) still sold?", set()),
+    # no name of two or more words written whole: nothing to be inside
+    (["In re Moore"], "Is Moore still good law?", set()),
+])
+def test_a_name_the_question_gives_only_inside_a_longer_name_it_writes_is_not_linked(
+        names: list[str], question: str, inside: set[int]) -> None:
+    assert inside_other_names(names, question, covered_by_words(names)) == inside
 
 
 def test_index_tokens_joining_several_words_are_looked_up_whole() -> None:
