@@ -354,11 +354,11 @@ def inside_other_names(
 ) -> set[int]:
     """The names (by position) the question gives only as part of another name it writes whole:
     "In re Moore", covered by the "Moore" of "Moore v. Illinois Central Railroad Co.", is a
-    part of that case's name, not a second case the question asks about. Such a name is not
+    part of that name, not a second thing the question asks about. Such a name is not
     written whole itself (its words in order, any punctuation between them), and
     ``still_named(i, words)`` -- its own coverage test -- fails on the question's words outside
-    the names of more words than it has that the question writes whole. A name written whole (a
-    package "golang.org/x/net" inside "golang.org/x/net/http2", "Drotrecogin alfa (Activated)"
+    the names of more words than it has that the question writes whole. A name written whole
+    ("golang.org/x/net" inside "golang.org/x/net/http2", "Drotrecogin alfa (Activated)"
     beside "Drotrecogin alfa") is always kept."""
     whole = [(i, span) for i, name in enumerate(names) if len(words(name)) >= 2
              for span in written_spans(name, question, _ANY_PUNCTUATION)]
