@@ -849,8 +849,9 @@ _VERSION_SEGMENT = re.compile(r"v?\d+(?:\.\d+)*", re.IGNORECASE)
 def _head_word(key: str) -> str:
     """The first word of a key's own name. A path-like key is named by its last segment that is
     not a version ("host/org/fiber/v3" -> "fiber"); its leading segments are namespaces that
-    unrelated names share (a hosting site, an organisation)."""
-    segments = [s for s in key.split("/") if s]
+    unrelated names share (a hosting site, an organisation, a registry: "pypi:pyyaml" and
+    "debian:pyyaml" are one name in two namespaces)."""
+    segments = [s for s in re.split(r"[/:]", key) if s]
     named = [s for s in segments if not _VERSION_SEGMENT.fullmatch(s)] or segments or [key]
     name = named[-1] if len(segments) > 1 else key
     return next((w for w in re.split(r"[\s_-]+", name) if w), name)
@@ -869,7 +870,7 @@ def mention_groups(entities: Sequence[str], question: str | None = None) -> list
     (``linking.spelled_out``) keeps only those -- the others were read inside the longer name
     the question writes ("example.org/org/tool" inside "example.org/org/tool-os/tool-osd"), or
     are one of several readings of a name that one reading spells out."""
-    keys = [tuple(w for w in re.split(r"[\s_/-]+", e.split(":", 1)[-1]) if w) for e in entities]
+    keys = [tuple(w for w in re.split(r"[\s_/:-]+", e.split(":", 1)[-1]) if w) for e in entities]
     heads = [_head_word(e.split(":", 1)[-1]) for e in entities]
     parent = list(range(len(entities)))
 

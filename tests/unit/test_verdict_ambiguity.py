@@ -466,6 +466,12 @@ def test_mentions_group_the_readings_of_one_name_and_keep_distinct_names_apart()
         ("product:example.org/x/net",), ("product:example.org/x/crypto",)]
     assert mention_groups(["product:host/fiber/v3", "product:host/fiber/v2"]) == [
         ("product:host/fiber/v3", "product:host/fiber/v2")]
+    # one name in two registries ("Has this PyYAML issue been fixed?" links both): one mention;
+    # two names in one registry stay two
+    assert mention_groups(["package:debian:pyyaml", "package:pypi:pyyaml"]) == [
+        ("package:debian:pyyaml", "package:pypi:pyyaml")]
+    assert mention_groups(["package:pypi:pyyaml", "package:pypi:pillow"]) == [
+        ("package:pypi:pyyaml",), ("package:pypi:pillow",)]
 
 
 def test_a_mention_keeps_the_names_the_question_spells_out_not_those_read_inside_them() -> None:
