@@ -10,6 +10,7 @@ from datetime import date
 from typing import Any
 
 import pytest
+from drug_records import approval, withdrawal
 
 from car_graph.client import CarClient
 from car_graph.records import parse_record
@@ -18,22 +19,6 @@ from car_graph.verdict import VerdictKind
 pytestmark = [pytest.mark.neo4j, pytest.mark.models]
 
 GOUT = "Is the drug indicated for gout still approved?"
-
-
-def approval(doc_id: str, drug: str, year: int, indication: str | None) -> dict:
-    facts = f" Indication: {indication}." if indication else ""
-    return {"id": doc_id, "kind": "approval", "domain": "drug-labels", "published": f"{year}-01-01",
-            "title": f"{drug.title()} approved {year}",
-            "text": f"{drug.title()} was approved by the US Food and Drug Administration in {year} "
-                    f"as a new molecular entity.{facts}",
-            "scope": {"drug": drug}}
-
-
-def withdrawal(doc_id: str, drug: str, year: int, of: str) -> dict:
-    return {"id": doc_id, "kind": "withdrawal", "domain": "drug-labels",
-            "published": f"{year}-01-01", "title": f"{drug.title()} withdrawn ({year})",
-            "text": f"{drug.title()} was withdrawn from the market in {year}. Reason: liver.",
-            "scope": {"drug": drug}, "supersedes": [{"id": of, "effective": f"{year}-01-01"}]}
 
 
 def advisory(doc_id: str, title: str, text: str, **extra) -> dict:

@@ -8,28 +8,13 @@ from __future__ import annotations
 import logging
 
 import pytest
+from drug_records import approval, withdrawal
 
 from car_graph.client import CarClient
 from car_graph.records import parse_record
 from car_graph.verdict import VerdictKind
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.models]
-
-
-def approval(doc_id: str, drug: str, year: int, indication: str | None) -> dict:
-    facts = f" Indication: {indication}." if indication else ""
-    return {"id": doc_id, "kind": "approval", "domain": "drug-labels", "published": f"{year}-01-01",
-            "title": f"{drug.title()} approved {year}",
-            "text": f"{drug.title()} was approved by the US Food and Drug Administration in {year} "
-                    f"as a new molecular entity.{facts}",
-            "scope": {"drug": drug}}
-
-
-def withdrawal(doc_id: str, drug: str, year: int, of: str) -> dict:
-    return {"id": doc_id, "kind": "withdrawal", "domain": "drug-labels",
-            "published": f"{year}-01-01", "title": f"{drug.title()} withdrawn ({year})",
-            "text": f"{drug.title()} was withdrawn from the market in {year}. Reason: liver.",
-            "scope": {"drug": drug}, "supersedes": [{"id": of, "effective": f"{year}-01-01"}]}
 
 
 def test_words_of_the_question_one_approval_alone_holds_single_it_out(
