@@ -1063,8 +1063,15 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
         # a mention whose only reading is a weakly named document in force is a word of the
         # question, not a subject: without it, one subject may be left (judged below) -- unless
         # the question quotes that document, which is more than a name used as a word
-        kept = [v for v in verdicts if not weakly_named(v, retrieval, held, in_force_only=True)
-                or quoted_whole_or_in_part(retrieval, explanations[v.subject_id or ""], sharers)]
+        kept_groups = [(v, g) for v, g in zip(verdicts, groups, strict=True)
+                       if not weakly_named(v, retrieval, held, in_force_only=True)
+                       or quoted_whole_or_in_part(retrieval, explanations[v.subject_id or ""], sharers)]
+        # a name written inside a passage the question quotes from another subject's text is a
+        # word of that quote ("... OpenStack python-keystoneclient disables certification
+        # verification ...", from an advisory scoped to keystonemiddleware), not a subject
+        kept = [v for v, g in kept_groups
+                if not inside_quote_of_another(v, g, [o for o, _ in kept_groups], retrieval,
+                                               explanations, held, sharers)]
         # two mentions one document holds ("docker" and "moby" in the scope of one Moby
         # advisory) name one subject: one verdict per distinct subject
         distinct: list[Verdict] = []
@@ -1094,6 +1101,73 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
                              singled_out_by="text quoted in the question")
             return several(retrieval, [verdict, second])
     return verdict
+
+
+def mention_positions(group: Sequence[str], said: Sequence[str]) -> list[tuple[int, int]]:
+    """Where the question's words (``said``) write a mention's name: (start, end) word positions
+    of each key of ``group`` ("type:key"; a namespace before ':' is not written), in order."""
+    found = []
+    for entity in group:
+        name = words(entity.split(":", 1)[-1].rsplit(":", 1)[-1])
+        n = len(name)
+        found += [(i, i + n) for i in range(len(said) - n + 1) if n and list(said[i:i + n]) == name]
+    return found
+
+
+def written_inside_quote(group: Sequence[str], said: Sequence[str], text: str) -> bool:
+    """Each place the question writes the mention is inside a passage it quotes from ``text``:
+    ``text`` holds the name, the question's words on both sides of it belong to runs of two or
+    more words ``text`` holds, and that stretch of adjacent runs and the name holds a quote
+    (``MIN_QUOTED_TEXT_WORDS`` consecutive words). A question quoting a sentence while leaving
+    out versions ("keystonemiddleware before 1.6.0 and") still quotes it; a name written
+    beside a quote, or in place of the quote's own words, is not inside it."""
+    spans = mention_positions(group, said)
+    if not spans:
+        return False
+    written = words(text)
+    near = held_positions(said, written, 2)
+    quoted = held_positions(said, written, MIN_QUOTED_TEXT_WORDS)
+    for start, end in spans:
+        name = list(said[start:end])
+        if (start - 1 not in near or end not in near or not any(
+                written[j:j + len(name)] == name for j in range(len(written) - len(name) + 1))):
+            return False
+        inside = near | set(range(start, end))
+        low, high = start, end
+        while low - 1 in inside:
+            low -= 1
+        while high in inside:
+            high += 1
+        if quoted.isdisjoint(range(low, high)):
+            return False
+    return True
+
+
+def inside_quote_of_another(verdict: Verdict, group: Sequence[str], verdicts: Sequence[Verdict],
+                            retrieval: Retrieval, explanations: Mapping[str, Explanation],
+                            held: Mapping[str, Iterable[str]],
+                            sharers: QuoteSharers | None = None) -> bool:
+    """The verdict's mention (``group``) is written inside a passage the question quotes from
+    another decisive subject's title and text (``written_inside_quote``), a subject that does
+    not hold the mention; and the question quotes nothing of the verdict's own subject, and no
+    more than ``MAX_QUOTE_SHARERS`` others hold the quoted passage (``few_share``): the name is
+    a word of the quote, not a further subject."""
+    own = verdict.subject_id
+    if own is not None and own in explanations and quoted_whole_or_in_part(
+            retrieval, explanations[own], sharers):
+        return False
+    said = words(retrieval.question)
+    for other in verdicts:
+        subject = other.subject_id
+        if (other is verdict or not other.decisive or subject is None or subject == own
+                or subject not in explanations or not set(group).isdisjoint(held.get(subject, ()))):
+            continue
+        text = title_and_text(explanations[subject])
+        if written_inside_quote(group, said, text):
+            passage = quoted_run(retrieval.question, text)
+            if passage is not None and few_share(sharers, subject, passage):
+                return True
+    return False
 
 
 def few_share(sharers: QuoteSharers | None, anchor: str, passage: str) -> bool:

@@ -955,3 +955,48 @@ def test_a_quoted_run_is_one_passage_of_the_text_not_windows_from_two_places() -
     assert quoted_run("a b c d e f g h i", text) == "a b c d e f g h"
     assert quoted_run("b c d e f g h i j", text) == "b c d e f g h i"
     assert quoted_run("c d e f g h i j", text) is None
+
+
+def test_a_name_written_inside_another_subjects_quoted_sentence_is_no_subject_of_its_own() -> None:
+    # A's sentence names two products, scoped to alpha only; the question quotes it leaving out
+    # the versions, so "gamma" stands inside the quote. C (gamma's own advisory) is no subject:
+    # the question asks about A and about beta's B
+    a_text = ("The token middleware in Acme alpha before 1.6.0 and gamma before 1.4.0 disables "
+              "certificate verification when the insecure option is set, regardless of the value.")
+    explained = {**EXPLAINED, A: replace(EXPLAINED[A], text=a_text)}
+    quoted = ("the token middleware in Acme gamma disables certificate verification when the "
+              "insecure option is set regardless of the value")
+
+    def asked(question: str) -> Retrieval:
+        return replace(retrieval((A, C, B), (3.0, 2.9, 2.8),
+                                 entities=("product:alpha", "product:gamma", "product:beta")),
+                       question=question,
+                       anchor_held=(("product:alpha",), ("product:gamma",), ("product:beta",)),
+                       anchor_text_scores=(2.0, 1.5, 1.5))
+
+    def subjects(question: str, sharers: int = 0) -> list[str | None]:
+        verdict = verdict_for(asked(question), explained.__getitem__, k=5, margin=1.0,
+                              sharers=lambda d, p: sharers)
+        assert verdict.kind is VerdictKind.MULTIPLE
+        return [s.subject_id for s in verdict.subjects]
+
+    inside = f"What is the status of {quoted} in alpha and of the beta issue?"
+    assert subjects(inside) == [A, B]
+    # the same name written beside the quote, not inside it, is a subject
+    assert subjects(f"What is the status of {quoted.replace('Acme gamma', 'Acme')} in alpha, "
+                    "of gamma and of the beta issue?") == [A, C, B]
+    # ... and so is one written just before the quote it holds
+    assert subjects(f"What is the status of gamma {quoted.replace('Acme gamma', 'Acme')} in "
+                    "alpha and of the beta issue?") == [A, C, B]
+    # a name the quoted text does not hold, written into the quote, is a subject
+    explained[A] = replace(EXPLAINED[A], text=a_text.replace("gamma", "the client"))
+    assert subjects(inside) == [A, C, B]
+    explained[A] = replace(EXPLAINED[A], text=a_text)
+    # a passage more documents share than MAX_QUOTE_SHARERS is boilerplate that quotes no one
+    assert subjects(inside, sharers=MAX_QUOTE_SHARERS + 1) == [A, C, B]
+    # the question quoting gamma's own advisory as well keeps it a subject
+    explained[C] = replace(EXPLAINED[C], text="Session cookies leak to third-party hosts through "
+                                              "the redirect handler on every request.")
+    assert subjects(f"What is the status of {quoted} in alpha, of session cookies that leak to "
+                    "third-party hosts through the redirect handler on every request, and of the "
+                    "beta issue?") == [A, C, B]
