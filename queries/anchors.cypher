@@ -69,10 +69,7 @@ CALL () {
 // a candidate is a document's current version or (with $known_at) a closed one: the version
 // recorded at $known_at counts, any other is dropped (@known_version)
 //@if known_at
-WITH found, dense, lexical,
-     CASE WHEN found:DocumentVersion
-          THEN COLLECT { MATCH (found)-[:VERSION_OF]->(identity) RETURN identity }[0]
-          ELSE found END AS doc
+WITH found, dense, lexical, @identity(found: found) AS doc
 //@else
 WITH found, dense, lexical, found AS doc
 //@end

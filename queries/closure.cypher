@@ -171,9 +171,7 @@ RETURN d.id AS doc_id,
                  docs: size(COLLECT {
                    MATCH (e)<-[member_link:IN_SCOPE|WAS_LINKED]-(member)
                    WHERE type(member_link) = 'IN_SCOPE' OR member_link.kind = 'IN_SCOPE'
-                   WITH member, CASE WHEN member:DocumentVersion
-                     THEN COLLECT { MATCH (member)-[:VERSION_OF]->(identity) RETURN identity }[0]
-                     ELSE member END AS member_doc
+                   WITH member, @identity(found: member) AS member_doc
                    WHERE @known_version(doc: member_doc, known_at: $known_at) = member
                      AND @visible(doc: member_doc, as_of: $as_of, known_at: $known_at)
                    RETURN DISTINCT member_doc.id LIMIT 1001

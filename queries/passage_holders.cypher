@@ -57,9 +57,7 @@ WITH ask, subject, subject_facts, current, closed,
 UNWIND current + closed AS found
 //@if known_at
 WITH ask, subject, subject_facts, current, closed, chain, found,
-     CASE WHEN found:DocumentVersion
-          THEN COLLECT { MATCH (found)-[:VERSION_OF]->(identity) RETURN identity }[0]
-          ELSE found END AS doc
+     @identity(found: found) AS doc
 //@else
 WITH ask, subject, subject_facts, current, closed, chain, found, found AS doc
 //@end

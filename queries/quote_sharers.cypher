@@ -38,10 +38,7 @@ CALL () {
 //@end
 }
 //@if known_at
-WITH subject, subject_facts, found,
-     CASE WHEN found:DocumentVersion
-          THEN COLLECT { MATCH (found)-[:VERSION_OF]->(identity) RETURN identity }[0]
-          ELSE found END AS doc
+WITH subject, subject_facts, found, @identity(found: found) AS doc
 //@else
 WITH subject, subject_facts, found, found AS doc
 //@end

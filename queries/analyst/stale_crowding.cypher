@@ -30,10 +30,7 @@ CALL (known_at) {
 }
 // a match is a document's current version or (with known_at) a closed one: the version
 // recorded at known_at counts, any other is dropped (@known_version)
-WITH as_of, known_at, found, score,
-     CASE WHEN found:DocumentVersion
-          THEN COLLECT { MATCH (found)-[:VERSION_OF]->(identity) RETURN identity }[0]
-          ELSE found END AS node
+WITH as_of, known_at, found, score, @identity(found: found) AS node
 WITH as_of, known_at, found, node,
      // the exact cosine with known_at: the two indexes score one vector a little differently
      CASE WHEN known_at IS NULL THEN score ELSE vector.similarity.cosine(found.embedding, $embedding) END AS score
