@@ -324,8 +324,15 @@ class CarClient:
         def closure_of(doc_id: str) -> Explanation:
             return walked[doc_id] if doc_id in walked else explain_one(doc_id)
 
+        counted: dict[tuple[str, str], int] = {}
+
         def sharers(doc_id: str, passage: str) -> int:  # in the corpus the retrieval read
-            return self.retriever.quote_sharers(doc_id, passage, retrieval.as_of, retrieval.known_at)
+            # asked once per verdict: the rules ask of one quote again (a mention's verdict,
+            # then the whole question's), and the answer cannot change within one retrieval
+            if (doc_id, passage) not in counted:
+                counted[doc_id, passage] = self.retriever.quote_sharers(
+                    doc_id, passage, retrieval.as_of, retrieval.known_at)
+            return counted[doc_id, passage]
 
         return verdict_for(retrieval, closure_of, k, margin, sharers=sharers, corpus=self.retriever)
 

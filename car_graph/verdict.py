@@ -1153,9 +1153,6 @@ def inside_quote_of_another(verdict: Verdict, group: Sequence[str], verdicts: Se
     more than ``MAX_QUOTE_SHARERS`` others hold the quoted passage (``few_share``): the name is
     a word of the quote, not a further subject."""
     own = verdict.subject_id
-    if own is not None and own in explanations and quoted_whole_or_in_part(
-            retrieval, explanations[own], sharers):
-        return False
     said = words(retrieval.question)
     for other in verdicts:
         subject = other.subject_id
@@ -1164,9 +1161,11 @@ def inside_quote_of_another(verdict: Verdict, group: Sequence[str], verdicts: Se
             continue
         text = title_and_text(explanations[subject])
         if written_inside_quote(group, said, text):
+            # the look-ups last: each is a statement
             passage = quoted_run(retrieval.question, text)
             if passage is not None and few_share(sharers, subject, passage):
-                return True
+                return own is None or own not in explanations or not quoted_whole_or_in_part(
+                    retrieval, explanations[own], sharers)
     return False
 
 
