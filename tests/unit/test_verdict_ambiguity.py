@@ -30,6 +30,7 @@ from car_graph.verdict import (
     quoted_run,
     quotes_text,
     quotes_title,
+    reach,
     several,
     subject_mentions,
     text_fit,
@@ -1000,3 +1001,15 @@ def test_a_name_written_inside_another_subjects_quoted_sentence_is_no_subject_of
     assert subjects(f"What is the status of {quoted} in alpha, of session cookies that leak to "
                     "third-party hosts through the redirect handler on every request, and of the "
                     "beta issue?") == [A, C, B]
+
+
+def test_reach_is_the_longest_run_from_each_position_of_the_question() -> None:
+    # against the definition, on random word sequences over a small vocabulary (many repeats)
+    rng = random.Random(7)
+    for _ in range(500):
+        said = [rng.choice("abcd") for _ in range(rng.randint(0, 30))]
+        written = [rng.choice("abcd") for _ in range(rng.randint(0, 40))]
+        expected = [max((n for j in range(len(written)) for n in range(1, len(said) - i + 1)
+                         if written[j:j + n] == said[i:i + n]), default=0)
+                    for i in range(len(said))]
+        assert reach(said, written) == expected
