@@ -538,7 +538,8 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
             close = asked
         elif len(asked) == 1:
             mine = set(held.get(asked[0], ()) if held is not None else explanations[asked[0]].scope)
-            groups = mention_groups(retrieval.question_entities, retrieval.question)
+            groups = mention_groups(retrieval.question_entities, retrieval.question,
+                                    retrieval.question_identifiers)
             if groups and all(set(g) & mine for g in groups):
                 return single(asked[0], "the others are of a kind that answers")
     voided = [a for a in close if a not in _reading(explanations[a])]
@@ -554,7 +555,8 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
     holds = {a: set(held.get(a, ()) if held is not None else explanations[a].scope) for a in close}
     # a candidate holding one entity of every mention the question makes (``mention_groups``:
     # "Regitine" linked as two brands is one mention) that some close candidate holds
-    named = [g for g in mention_groups(retrieval.question_entities, retrieval.question)
+    named = [g for g in mention_groups(retrieval.question_entities, retrieval.question,
+                                       retrieval.question_identifiers)
              if any(set(g) & holds[a] for a in close)]
     holders = [a for a in close if named and all(set(g) & holds[a] for g in named)]
     if len(holders) == 1 and (identified(retrieval, holds[holders[0]])
@@ -605,7 +607,8 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
     # hold every mention the question makes: words of one document do not answer a question that
     # also names another product
     if corpus is not None:
-        mentions = [g for g in mention_groups(retrieval.question_entities, retrieval.question)
+        mentions = [g for g in mention_groups(retrieval.question_entities, retrieval.question,
+                                              retrieval.question_identifiers)
                     if not (set(g) <= set(retrieval.question_identifiers)
                             and all(set(g).isdisjoint(holds.get(a, ())) for a in close))]
         texts = {a: title_and_text(explanations[a]) for a in close}
@@ -771,7 +774,8 @@ def unheld_mentions(verdict: Verdict, retrieval: Retrieval,
     """The mentions (``mention_groups``) of a question making two or more that a decisive
     verdict's subject does not hold: the question names something the asserted subject is not
     (a second product no retrieved document holds), so one subject does not answer it."""
-    groups = mention_groups(list(dict.fromkeys(retrieval.question_entities)), retrieval.question)
+    groups = mention_groups(list(dict.fromkeys(retrieval.question_entities)), retrieval.question,
+                            retrieval.question_identifiers)
     # an identifier no retrieved document holds (scoped to, identified or named by) qualifies
     # the question -- a version it pins ("We pinned the tool to 1.22"), an id it cites -- and
     # names no subject: documents only mention it
@@ -857,7 +861,8 @@ def _head_word(key: str) -> str:
     return next((w for w in re.split(r"[\s_-]+", name) if w), name)
 
 
-def mention_groups(entities: Sequence[str], question: str | None = None) -> list[tuple[str, ...]]:
+def mention_groups(entities: Sequence[str], question: str | None = None,
+                   identifiers: Iterable[str] = ()) -> list[tuple[str, ...]]:
     """The question's linked entities ("type:key") grouped by the mention they read: two
     entities are one mention when their names share their first word (``_head_word``: of a
     path-like key, its last segment that is not a version) or one key's words are all in the
@@ -869,9 +874,18 @@ def mention_groups(entities: Sequence[str], question: str | None = None) -> list
     order. With the ``question``: a group of which some keys are spelled out in it
     (``linking.spelled_out``) keeps only those -- the others were read inside the longer name
     the question writes ("example.org/org/tool" inside "example.org/org/tool-os/tool-osd"), or
-    are one of several readings of a name that one reading spells out."""
+    are one of several readings of a name that one reading spells out. ``identifiers``: the
+    entities the question gives as identifiers (``Retrieval.question_identifiers``). One the
+    question spells out in full that is no path is named by all of it, not its first word:
+    "CVE-2021-28677" and "CVE-2020-1234" share the word "cve" but name two things (a path's
+    versions, "host/org/fiber/v3" and "host/org/fiber", stay one name). Identifiers read from
+    part of one ("the CVE ending in 30629": two CVEs end so) are that one mention's readings."""
+    given = {e for e in identifiers
+             if question is not None and spelled_out(e.split(":", 1)[-1], question)}
     keys = [tuple(w for w in re.split(r"[\s_/:-]+", e.split(":", 1)[-1]) if w) for e in entities]
-    heads = [_head_word(e.split(":", 1)[-1]) for e in entities]
+    heads = [e.split(":", 1)[-1].rsplit(":", 1)[-1]
+             if e in given and "/" not in e.split(":", 1)[-1]
+             else _head_word(e.split(":", 1)[-1]) for e in entities]
     parent = list(range(len(entities)))
 
     def root(i: int) -> int:
@@ -925,7 +939,7 @@ def subject_mentions(retrieval: Retrieval, held: Mapping[str, Iterable[str]],
         return fit is not None and fit >= MIN_TEXT_FIT
 
     return [g for g in mention_groups(list(dict.fromkeys(retrieval.question_entities)),
-                                      retrieval.question)
+                                      retrieval.question, retrieval.question_identifiers)
             if named(g)]
 
 
@@ -966,18 +980,25 @@ def named_subjects(retrieval: Retrieval, held: Mapping[str, Iterable[str]],
 def answered_subject(verdict: Verdict, retrieval: Retrieval, held: Mapping[str, Iterable[str]],
                      subject: Explanation, k: int) -> str | None:
     """The anchor an IN FORCE subject answers: another of the top k anchors that holds every
-    linked entity the subject holds (at least one) and that the subject directly supersedes
-    (``subject``: its explanation). A release that lists the identifier of the advisory it
-    fixes outranks the advisory, but the question names the advisory; the release is its
-    answer. Read from the subject's own closure: no further statement unless one is found."""
+    mention the subject holds (at least one; a mention as ``mention_groups`` reads it: one name
+    in two registries, "debian:pillow" and "pypi:pillow", is one) and that the subject directly
+    supersedes (``subject``: its explanation). A release that lists the identifier of the
+    advisory it fixes outranks the advisory, but the question names the advisory; the release
+    is its answer. Read from the subject's own closure: no further statement unless one is
+    found."""
     if verdict.kind is not VerdictKind.IN_FORCE or verdict.subject_id != subject.doc_id:
         return None
     mine = set(held.get(subject.doc_id, ())) & set(retrieval.question_entities)
     if not mine:
         return None
+    groups = [set(g) for g in mention_groups(list(dict.fromkeys(retrieval.question_entities)),
+                                             retrieval.question, retrieval.question_identifiers)
+              if mine & set(g)]
     answered = {h.from_id for h in subject.supersedes if in_force_on(h, retrieval.as_of)}
     for anchor in retrieval.anchors[:k]:
-        if anchor in answered and anchor != subject.doc_id and mine <= set(held.get(anchor, ())):
+        theirs = set(held.get(anchor, ()))
+        if (anchor in answered and anchor != subject.doc_id
+                and all(g & theirs for g in groups)):
             return anchor
     return None
 

@@ -622,6 +622,44 @@ def test_a_name_read_inside_another_names_hyphenated_key_is_one_mention() -> Non
         ("product:go",), ("product:golang.org/x/net",)]
 
 
+def test_identifiers_written_in_full_are_two_mentions_and_read_from_one_fragment_are_one() -> None:
+    two = ["cve:cve-2021-28677", "cve:cve-2020-1234"]
+    assert mention_groups(two, "Are CVE-2021-28677 and CVE-2020-1234 fixed?", two) == [
+        ("cve:cve-2021-28677",), ("cve:cve-2020-1234",)]
+    # "the CVE ending in 30629": two CVEs end so, one mention read two ways
+    suffix = ["cve:cve-2022-30629", "cve:cve-2023-30629"]
+    assert mention_groups(suffix, "Is Go still affected by the CVE ending in 30629?", suffix) == [
+        tuple(suffix)]
+    # one identifier linked under two types is one mention; without the identifiers given, or
+    # without the question, keys group by their first word as names do
+    assert mention_groups(["cve:cve-2021-1", "alias:cve-2021-1"], "Is CVE-2021-1 fixed?",
+                          ["cve:cve-2021-1", "alias:cve-2021-1"]) == [
+        ("cve:cve-2021-1", "alias:cve-2021-1")]
+    assert mention_groups(two, "Are CVE-2021-28677 and CVE-2020-1234 fixed?") == [tuple(two)]
+    assert mention_groups(two, None, two) == [tuple(two)]
+
+
+def test_a_fix_answers_the_advisory_holding_the_same_name_in_another_registry() -> None:
+    # FIX (a distribution's changelog) holds the CVE and the name in its registry; A, the
+    # advisory it fixes, the CVE and the same name in another: one mention each, so A is answered
+    explained = {**EXPLAINED, FIX: replace(EXPLAINED[FIX], supersedes=(FIXES_A,))}
+    r = replace(retrieval((FIX, A, B), (5.6, 4.5, 2.5),
+                          entities=("package:debian:alpha", "package:pypi:alpha", "cve:cve-2021-1")),
+                question="Is alpha still affected by the CVE ending in 2021-1?",
+                anchor_held=(("cve:cve-2021-1", "package:debian:alpha"),
+                             ("cve:cve-2021-1", "package:pypi:alpha"), ("package:pypi:alpha",)),
+                question_identifiers=("cve:cve-2021-1",))
+    held = dict(zip(r.anchors, r.anchor_held, strict=True))
+    top = judge(r, explained, margin=1.0, held=held)
+    assert top.kind is VerdictKind.IN_FORCE and top.subject_id == FIX
+    assert answered_subject(top, r, held, explained[FIX], 5) == A
+    # an advisory of another name with the same CVE is not what the question names
+    other = replace(r, anchor_held=(r.anchor_held[0], ("cve:cve-2021-1", "package:pypi:beta"),
+                                    ("package:pypi:alpha",)))
+    held_other = dict(zip(other.anchors, other.anchor_held, strict=True))
+    assert answered_subject(top, other, held_other, explained[FIX], 5) is None
+
+
 def test_the_release_that_holds_the_identifier_of_the_advisory_it_fixes_is_its_answer() -> None:
     # FIX lists A's identifier too and leads by the margin; the question names A, FIX answers it
     explained = {**EXPLAINED, FIX: replace(EXPLAINED[FIX], supersedes=(FIXES_A,))}
