@@ -14,6 +14,7 @@ from car_graph.extraction import EntityExtractor
 from car_graph.records import parse_record
 from car_graph.retrieval import RetrievalSettings, Retriever
 from car_graph.rules import load_domain_file
+from car_graph.verdict import VerdictKind
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.models]
 
@@ -382,3 +383,17 @@ def test_a_case_named_only_inside_a_longer_case_name_is_not_linked(car: CarClien
     assert entities(car, "Are In re Moore and Moore v. Illinois Central Railroad Co. good law?") == {
         "case:in re moore", "case:moore v. illinois central railroad co."}
     assert entities(car, "Is Moore still good law?") == {"case:in re moore"}
+
+
+def test_a_question_writing_out_two_identifiers_gets_a_verdict_for_each(security_graph: CarClient) -> None:
+    # two CVEs of one product: the words "cve" they share make them no single mention
+    verdict = security_graph.answer("Are CVE-2025-62718 and CVE-2025-62717 fixed yet?")
+    assert verdict.kind is VerdictKind.MULTIPLE, verdict.to_json()
+    by_subject = {s.subject_id: s for s in verdict.subjects}
+    assert set(by_subject) == {"ADV-1", "ADV-2"}
+    assert by_subject["ADV-1"].kind is VerdictKind.SUPERSEDED
+    assert [c.doc_id for c in by_subject["ADV-1"].controlling] == ["REL-1"]
+    assert by_subject["ADV-2"].kind is VerdictKind.IN_FORCE
+    # one of them written out: one subject
+    one = security_graph.answer("Is CVE-2025-62718 fixed yet?")
+    assert one.decisive and one.subject_id == "ADV-1", one.to_json()
