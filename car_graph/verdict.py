@@ -53,7 +53,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from car_graph.linking import WORD_PATTERN as _WORDS
-from car_graph.linking import spelled_out, words
+from car_graph.linking import holds_passage, spelled_out, words
 from car_graph.metrics import Reading, VerdictOutcome
 from car_graph.types import Explanation, Hop, Result, Retrieval, Status
 
@@ -538,8 +538,7 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
             close = asked
         elif len(asked) == 1:
             mine = set(held.get(asked[0], ()) if held is not None else explanations[asked[0]].scope)
-            groups = mention_groups(retrieval.question_entities, retrieval.question,
-                                    retrieval.question_identifiers)
+            groups = question_mentions(retrieval)
             if groups and all(set(g) & mine for g in groups):
                 return single(asked[0], "the others are of a kind that answers")
     voided = [a for a in close if a not in _reading(explanations[a])]
@@ -555,8 +554,7 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
     holds = {a: set(held.get(a, ()) if held is not None else explanations[a].scope) for a in close}
     # a candidate holding one entity of every mention the question makes (``mention_groups``:
     # "Regitine" linked as two brands is one mention) that some close candidate holds
-    named = [g for g in mention_groups(retrieval.question_entities, retrieval.question,
-                                       retrieval.question_identifiers)
+    named = [g for g in question_mentions(retrieval)
              if any(set(g) & holds[a] for a in close)]
     holders = [a for a in close if named and all(set(g) & holds[a] for g in named)]
     if len(holders) == 1 and (identified(retrieval, holds[holders[0]])
@@ -607,8 +605,7 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
     # hold every mention the question makes: words of one document do not answer a question that
     # also names another product
     if corpus is not None:
-        mentions = [g for g in mention_groups(retrieval.question_entities, retrieval.question,
-                                              retrieval.question_identifiers)
+        mentions = [g for g in question_mentions(retrieval)
                     if not (set(g) <= set(retrieval.question_identifiers)
                             and all(set(g).isdisjoint(holds.get(a, ())) for a in close))]
         texts = {a: title_and_text(explanations[a]) for a in close}
@@ -774,8 +771,7 @@ def unheld_mentions(verdict: Verdict, retrieval: Retrieval,
     """The mentions (``mention_groups``) of a question making two or more that a decisive
     verdict's subject does not hold: the question names something the asserted subject is not
     (a second product no retrieved document holds), so one subject does not answer it."""
-    groups = mention_groups(list(dict.fromkeys(retrieval.question_entities)), retrieval.question,
-                            retrieval.question_identifiers)
+    groups = question_mentions(retrieval)
     # an identifier no retrieved document holds (scoped to, identified or named by) qualifies
     # the question -- a version it pins ("We pinned the tool to 1.22"), an id it cites -- and
     # names no subject: documents only mention it
@@ -861,6 +857,23 @@ def _head_word(key: str) -> str:
     return next((w for w in re.split(r"[\s_-]+", name) if w), name)
 
 
+def _key(entity: str) -> str:
+    """An entity's key, without its type ("package:debian:pillow" -> "debian:pillow")."""
+    return entity.split(":", 1)[-1]
+
+
+def _own_name(entity: str) -> str:
+    """The name an entity's key writes, without a namespace before ':' ("pillow")."""
+    return _key(entity).rsplit(":", 1)[-1]
+
+
+def question_mentions(retrieval: Retrieval) -> list[tuple[str, ...]]:
+    """The retrieval's question's mentions: its linked entities (each once) grouped by
+    ``mention_groups``, with the question and the identifiers it gives."""
+    return mention_groups(list(dict.fromkeys(retrieval.question_entities)), retrieval.question,
+                          retrieval.question_identifiers)
+
+
 def mention_groups(entities: Sequence[str], question: str | None = None,
                    identifiers: Iterable[str] = ()) -> list[tuple[str, ...]]:
     """The question's linked entities ("type:key") grouped by the mention they read: two
@@ -880,12 +893,10 @@ def mention_groups(entities: Sequence[str], question: str | None = None,
     "CVE-2021-28677" and "CVE-2020-1234" share the word "cve" but name two things (a path's
     versions, "host/org/fiber/v3" and "host/org/fiber", stay one name). Identifiers read from
     part of one ("the CVE ending in 30629": two CVEs end so) are that one mention's readings."""
-    given = {e for e in identifiers
-             if question is not None and spelled_out(e.split(":", 1)[-1], question)}
-    keys = [tuple(w for w in re.split(r"[\s_/:-]+", e.split(":", 1)[-1]) if w) for e in entities]
-    heads = [e.split(":", 1)[-1].rsplit(":", 1)[-1]
-             if e in given and "/" not in e.split(":", 1)[-1]
-             else _head_word(e.split(":", 1)[-1]) for e in entities]
+    given = {e for e in identifiers if question is not None and spelled_out(_key(e), question)}
+    keys = [tuple(w for w in re.split(r"[\s_/:-]+", _key(e)) if w) for e in entities]
+    heads = [_own_name(e) if e in given and "/" not in _key(e) else _head_word(_key(e))
+             for e in entities]
     parent = list(range(len(entities)))
 
     def root(i: int) -> int:
@@ -904,7 +915,7 @@ def mention_groups(entities: Sequence[str], question: str | None = None,
         groups.setdefault(root(i), []).append(entity)
     if question is not None:
         for i, group in groups.items():
-            spelled = [e for e in group if spelled_out(e.split(":", 1)[-1], question)]
+            spelled = [e for e in group if spelled_out(_key(e), question)]
             if spelled:
                 groups[i] = spelled
     return [tuple(g) for g in groups.values()]
@@ -938,8 +949,7 @@ def subject_mentions(retrieval: Retrieval, held: Mapping[str, Iterable[str]],
         fit = text_fit(retrieval, best) if best is not None else None
         return fit is not None and fit >= MIN_TEXT_FIT
 
-    return [g for g in mention_groups(list(dict.fromkeys(retrieval.question_entities)),
-                                      retrieval.question, retrieval.question_identifiers)
+    return [g for g in question_mentions(retrieval)
             if named(g)]
 
 
@@ -991,8 +1001,7 @@ def answered_subject(verdict: Verdict, retrieval: Retrieval, held: Mapping[str, 
     mine = set(held.get(subject.doc_id, ())) & set(retrieval.question_entities)
     if not mine:
         return None
-    groups = [set(g) for g in mention_groups(list(dict.fromkeys(retrieval.question_entities)),
-                                             retrieval.question, retrieval.question_identifiers)
+    groups = [set(g) for g in question_mentions(retrieval)
               if mine & set(g)]
     answered = {h.from_id for h in subject.supersedes if in_force_on(h, retrieval.as_of)}
     for anchor in retrieval.anchors[:k]:
@@ -1129,7 +1138,7 @@ def mention_positions(group: Sequence[str], said: Sequence[str]) -> list[tuple[i
     of each key of ``group`` ("type:key"; a namespace before ':' is not written), in order."""
     found = []
     for entity in group:
-        name = words(entity.split(":", 1)[-1].rsplit(":", 1)[-1])
+        name = words(_own_name(entity))
         n = len(name)
         found += [(i, i + n) for i in range(len(said) - n + 1) if n and list(said[i:i + n]) == name]
     return found
@@ -1149,9 +1158,7 @@ def written_inside_quote(group: Sequence[str], said: Sequence[str], text: str) -
     near = held_positions(said, written, 2)
     quoted = held_positions(said, written, MIN_QUOTED_TEXT_WORDS)
     for start, end in spans:
-        name = list(said[start:end])
-        if (start - 1 not in near or end not in near or not any(
-                written[j:j + len(name)] == name for j in range(len(written) - len(name) + 1))):
+        if start - 1 not in near or end not in near or not holds_passage(text, said[start:end]):
             return False
         inside = near | set(range(start, end))
         low, high = start, end
