@@ -8,7 +8,8 @@ A domain declares, for the generic machinery (extractor, linker, pipeline, CLI) 
 * **names** -- scope entity types whose keys are names people type (packages, drugs, cases,
   employees). Linked with typo tolerance; a name type may declare *qualifiers* (words that
   qualify a name without identifying it, such as salts and dosage forms), a display form of its
-  keys, and whether its names are also found as mentions in document text.
+  keys, whether its names are also found as mentions in document text, and whether the order
+  of a name's words tells two names apart (``ordered``: case names, "A v. B" and "B v. A").
 * **identifier attributes** -- record attributes whose values identify the document
   (``application_number``, ``aliases``); besides these, any attribute string that matches a
   declared identifier pattern as a whole becomes an identifier of its document.
@@ -44,6 +45,7 @@ domain is a YAML file -- the same file as its rules -- read by :func:`domain_fro
       - {type: ticket, pattern: 'TCK-\\d{4,}', case_insensitive: true, partial: true}
     names:
       - {type: drug, qualifiers: [hydrochloride, tablets], mentions: true}
+      - {type: case, ordered: true}
     identifier_attributes: {docket: docket, aliases: null}   # null: type from the pattern
     name_attributes: {brand_name: brand}                      # attribute -> name type
     rules: [...]
@@ -160,6 +162,9 @@ class NameSpec:
     qualifiers: frozenset[str] = frozenset()
     display: Callable[[str], str] | None = None  # key as given -> name as people write it
     mentions: bool = False  # also find these names in document text (spaCy phrase patterns)
+    # the order of a name's words tells two names apart ("A v. B" and "B v. A" are two
+    # parties' suits); a name of ingredients or parts names one thing in any order
+    ordered: bool = False
     display_name: str | None = None  # the YAML form of ``display`` ("after_colon")
 
     def name_of(self, key: str) -> str:
@@ -322,6 +327,10 @@ class DomainRegistry:
     @property
     def mention_name_types(self) -> frozenset[str]:
         return frozenset(s.type for d in self for s in d.names if s.mentions)
+
+    def ordered(self, entity_type: str) -> bool:
+        """A question names an entity of this type only with its words in the name's order."""
+        return any(s.ordered for d in self for s in d.names if s.type == entity_type)
 
     def qualifiers(self, entity_type: str) -> frozenset[str]:
         return frozenset().union(*(s.qualifiers for d in self for s in d.names if s.type == entity_type))
@@ -527,8 +536,9 @@ def _name(raw: Any, where: str) -> NameSpec:
     if isinstance(raw, str):
         raw = {"type": raw}
     if not isinstance(raw, Mapping):
-        raise RulesError(where, "each name is a type or a mapping {type, qualifiers?, display?, mentions?}")
-    unknown = set(raw) - {"type", "qualifiers", "display", "mentions"}
+        raise RulesError(where, "each name is a type or a mapping "
+                         "{type, qualifiers?, display?, mentions?, ordered?}")
+    unknown = set(raw) - {"type", "qualifiers", "display", "mentions", "ordered"}
     if unknown:
         raise RulesError(where, f"unknown keys {sorted(unknown)}")
     qualifiers = raw.get("qualifiers", [])
@@ -540,11 +550,15 @@ def _name(raw: Any, where: str) -> NameSpec:
     mentions = raw.get("mentions", False)
     if not isinstance(mentions, bool):
         raise RulesError(where, "'mentions' must be true or false")
+    ordered = raw.get("ordered", False)
+    if not isinstance(ordered, bool):
+        raise RulesError(where, "'ordered' must be true or false")
     return NameSpec(
         type=_type_name(raw.get("type"), where),
         qualifiers=frozenset(q.casefold() for q in qualifiers),
         display=DISPLAY_FUNCTIONS[display] if display else None,
         mentions=mentions,
+        ordered=ordered,
         display_name=display,
     )
 
@@ -609,7 +623,8 @@ def domain_to_mapping(domain: Domain) -> dict[str, Any]:
         ],
         "names": [
             {k: v for k, v in {"type": s.type, "qualifiers": sorted(s.qualifiers),
-                               "display": s.display_name, "mentions": s.mentions}.items()
+                               "display": s.display_name, "mentions": s.mentions,
+                               "ordered": s.ordered}.items()
              if v is not None}
             for s in domain.names
         ],

@@ -338,19 +338,29 @@ _NAME_SEPARATORS = r"[\s\-_./:]*"
 _ANY_PUNCTUATION = r"[\W_]*"
 
 
-def written_spans(name: str, question: str, separators: str = _NAME_SEPARATORS) -> list[tuple[int, int]]:
+def written_spans(name: str, question: str, separators: str = _NAME_SEPARATORS,
+                  corrections: Mapping[str, str] | None = None) -> list[tuple[int, int]]:
     """Where the question spells the name out (``spelled_out``): the (start, end) of each.
     ``separators``: what may stand between its words (``_ANY_PUNCTUATION``: also the commas and
-    apostrophes of "Hust v. Moore-McCormack Lines, Inc.")."""
+    apostrophes of "Hust v. Moore-McCormack Lines, Inc."). ``corrections`` (question word ->
+    name word, ``covering``'s): a question word stands for the name word it corrects ("Lnies")."""
     tokens = words(name)
     if not tokens:
         return []
-    pattern = r"(?<![\w-])" + separators.join(re.escape(t) for t in tokens) + r"(?![\w-])"
+    readings: dict[str, list[str]] = {}
+    for said, meant in (corrections or {}).items():
+        readings.setdefault(meant, []).append(said)
+
+    def token(t: str) -> str:
+        return "(?:" + "|".join(re.escape(w) for w in [t, *readings.get(t, ())]) + ")"
+
+    pattern = r"(?<![\w-])" + separators.join(map(token, tokens)) + r"(?![\w-])"
     return [m.span() for m in re.finditer(pattern, question, re.IGNORECASE)]
 
 
 def inside_other_names(
     names: Sequence[str], question: str, still_named: Callable[[int, list[str]], bool],
+    corrections: Sequence[Mapping[str, str]] | None = None,
 ) -> set[int]:
     """The names (by position) the question gives only as part of another name it writes whole:
     "In re Moore", covered by the "Moore" of "Moore v. Illinois Central Railroad Co.", is a
@@ -359,14 +369,20 @@ def inside_other_names(
     ``still_named(i, words)`` -- its own coverage test -- fails on the question's words outside
     the names of more words than it has that the question writes whole. A name written whole
     ("golang.org/x/net" inside "golang.org/x/net/http2", "Drotrecogin alfa (Activated)"
-    beside "Drotrecogin alfa") is always kept."""
+    beside "Drotrecogin alfa") is always kept. ``corrections``: per name, the typos its
+    covering read (``covering``): a name written whole but for a typo ("Hust v. Moore-McCormack
+    Lnies, Inc.") is written whole."""
+    def spans(i: int) -> list[tuple[int, int]]:
+        return written_spans(names[i], question, _ANY_PUNCTUATION,
+                             corrections[i] if corrections is not None else None)
+
     whole = [(i, span) for i, name in enumerate(names) if len(words(name)) >= 2
-             for span in written_spans(name, question, _ANY_PUNCTUATION)]
+             for span in spans(i)]
     if not whole:
         return set()
     inside = set()
     for i, name in enumerate(names):
-        if written_spans(name, question, _ANY_PUNCTUATION):
+        if spans(i):
             continue
         longer = [span for j, span in whole if len(words(names[j])) > len(words(name))]
         if longer and not still_named(i, words(without_spans(question, longer))):
@@ -412,6 +428,19 @@ def covering(
             return None
         used.update((q, w) for q in via)
     return used
+
+
+def in_name_order(name: str, question_words: Sequence[str], stop_words: frozenset[str] = frozenset(),
+                  qualifiers: frozenset[str] = frozenset(), used: Mapping[str, str] | None = None) -> bool:
+    """The question writes the name's significant words in the name's order (with gaps): for a
+    name type whose word order tells two names apart (``NameSpec.ordered``). A question word
+    stands for the name word it is, or the one ``used`` (``covering``'s corrections) reads it as."""
+    wanted = significant_words(name, stop_words, qualifiers)
+    found = 0
+    for word in question_words:
+        if found < len(wanted) and wanted[found] in (word, (used or {}).get(word)):
+            found += 1
+    return found == len(wanted)
 
 
 def readings_per_name(coverings: Sequence[Mapping[str, str]]) -> list[int]:
@@ -842,8 +871,10 @@ class EntityLinker:
                 continue  # identifiers were matched exactly above, never fuzzily
             if len(name.strip()) <= settings.short_name_length:
                 continue  # short names: exact, case-preserving tokens only (below)
-            used = covering(name, asked, stop, self.registry.qualifiers(row["type"]), corrections, settings)
-            if used is not None:
+            qualifiers = self.registry.qualifiers(row["type"])
+            used = covering(name, asked, stop, qualifiers, corrections, settings)
+            if used is not None and (not self.registry.ordered(row["type"])
+                                     or in_name_order(name, asked, stop, qualifiers, used)):
                 covered.append((row, used))
         # names made only of words the corpus uses as ordinary words link on more than those words
         ordinary = self.ordinary_names(
@@ -855,7 +886,8 @@ class EntityLinker:
             [row["name"] or row["key"] for row, _ in covered], question,
             lambda i, rest: covering(covered[i][0]["name"] or covered[i][0]["key"], rest, stop,
                                      self.registry.qualifiers(covered[i][0]["type"]),
-                                     corrections, settings) is not None)
+                                     corrections, settings) is not None,
+            [used for _, used in covered])
         covered = [pair for i, pair in enumerate(covered) if i not in inside]
         # An unambiguous name links at full weight; a typo with a few readings ("Tovan": Povan or
         # Trovan) links each reading at a share of it, so the rest of the question decides.

@@ -558,6 +558,7 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
              if any(set(g) & holds[a] for a in close)]
     holders = [a for a in close if named and all(set(g) & holds[a] for g in named)]
     if len(holders) == 1 and (identified(retrieval, holds[holders[0]])
+                              or named_whole(retrieval, holds[holders[0]])
                               or not outfitted(retrieval, holders[0], close)):
         return single(holders[0], "named in the question")
     # a close candidate whose whole title the question quotes, alone among them, is the one it
@@ -724,6 +725,22 @@ def identified(retrieval: Retrieval, holds: Iterable[str]) -> bool:
     """The document holds an identifier the question gives ("type:key" of ``holds``): no
     ordinary word, so it singles the document out whatever else fits the question's words."""
     return not set(holds).isdisjoint(retrieval.question_identifiers)
+
+
+def named_whole(retrieval: Retrieval, holds: Iterable[str]) -> bool:
+    """The document holds a name the question links that has two or more words and that the
+    question writes whole, with the name's own separators ("Brown v. United States",
+    "vm-memory"; not "shell_quote" for the package shell-quote, a function's name): no
+    ordinary word, so another document holding the same words ("United States v. Brown") does
+    not outfit it."""
+    linked = set(holds) & set(retrieval.question_entities)
+    return any(len(words(name)) >= 2 and _written_as_spelled(name, retrieval.question)
+               for name in map(_own_name, linked))
+
+
+def _written_as_spelled(name: str, question: str) -> bool:
+    spelled = r"\s+".join(re.escape(part) for part in name.split())
+    return re.search(rf"(?<![\w-]){spelled}(?![\w-])", question, re.IGNORECASE) is not None
 
 
 def outfitted(retrieval: Retrieval, named: str, close: Sequence[str]) -> bool:

@@ -397,3 +397,19 @@ def test_a_question_writing_out_two_identifiers_gets_a_verdict_for_each(security
     # one of them written out: one subject
     one = security_graph.answer("Is CVE-2025-62718 fixed yet?")
     assert one.decisive and one.subject_id == "ADV-1", one.to_json()
+
+
+def test_a_case_name_links_only_with_its_words_in_its_order(car: CarClient) -> None:
+    # "Brown v. United States" and "United States v. Brown" are two cases; the question names the
+    # one it writes, and the other's better fit on the same words does not outweigh that name
+    car.ingest(records(
+        decision("359-us-41", "Brown v. United States", 1959),
+        decision("382-us-162", "Harris v. United States", 1965, supersedes=["359-us-41"]),
+        decision("381-us-437", "United States v. Brown", 1965),
+    ), rules=[])
+    question = "Would a court today still follow Brown v. United States?"
+    assert entities(car, question) == {"case:brown v. united states"}
+    verdict = car.answer(question)
+    assert verdict.decisive and verdict.subject_id == "359-us-41", verdict.to_json()
+    assert [c.doc_id for c in verdict.controlling] == ["382-us-162"]
+    assert entities(car, "Is United States v. Brown still good law?") == {"case:united states v. brown"}

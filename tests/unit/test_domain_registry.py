@@ -20,6 +20,7 @@ from car_graph.domains import (
     NameSpec,
     discover_domains,
     domain_from_mapping,
+    domain_to_mapping,
 )
 from car_graph.errors import ConfigError, InputProblem, RulesError
 from car_graph.extraction import EntityExtractor, ScopedText
@@ -134,6 +135,19 @@ def test_formats_rules_and_version_schemes_come_from_the_installed_domains() -> 
     with pytest.raises(RulesError, match="no bundled rules"):
         bundled_rules("advisories")
     assert versions.scheme_for("crates.io") == installed.version_schemes()["crates.io"] == "cargo"
+
+
+def test_a_name_type_declares_whether_its_word_order_tells_names_apart() -> None:
+    courts = domain_from_mapping({"domain": "courts", "names": [{"type": "case", "ordered": True},
+                                                                "party"]}, "courts.yaml")
+    registry = DomainRegistry([courts])
+    assert registry.ordered("case") and not registry.ordered("party")
+    # stored in the graph as YAML, read back the same by another process
+    assert DomainRegistry([domain_from_mapping(domain_to_mapping(courts), "graph")]).ordered("case")
+    assert DomainRegistry.installed().ordered("case")  # the law domain's case names
+    assert not DomainRegistry.installed().ordered("drug")  # a combination is one drug either way
+    with pytest.raises(RulesError, match="'ordered' must be true or false"):
+        domain_from_mapping({"domain": "courts", "names": [{"type": "case", "ordered": "yes"}]}, "c.yaml")
 
 
 def test_read_source_dispatches_to_the_domain_reader(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from car_graph.linking import (
     compound_tokens,
     covering,
     defined_terms,
+    in_name_order,
     inside_other_names,
     is_ordinary,
     name_word_pattern,
@@ -77,6 +78,25 @@ def test_question_names_the_entity(name: str, question: str, vocabulary: set[str
 )
 def test_question_does_not_name_the_entity(name: str, question: str, vocabulary: set[str]) -> None:
     assert not linked(name, question, vocabulary)
+
+
+@pytest.mark.parametrize(
+    ("name", "question", "in_order"),
+    [
+        ("Brown v. United States", "Would a court still follow Brown v. United States?", True),
+        ("United States v. Brown", "Would a court still follow Brown v. United States?", False),
+        ("Brown v. United States", "Brown's appeal: is Brown v. United States good law?", True),
+        ("Brown v. United States", "Is the United States rule of Brown good law?", False),
+        ("Bowers v. Hardwick", "Is Bowers v. Hardwik still good law?", True),  # a typo, in order
+    ],
+)
+def test_an_ordered_name_is_named_only_by_its_words_in_its_order(name: str, question: str,
+                                                                 in_order: bool) -> None:
+    asked = words(question)
+    used = covering(name, asked, STOP, frozenset(), typo_corrections(asked, set(words(name)), SETTINGS, STOP),
+                    SETTINGS)
+    assert used is not None  # every word is there: only the order tells the names apart
+    assert in_name_order(name, asked, STOP, frozenset(), used) is in_order
 
 
 def test_a_typo_completing_two_different_names_links_neither_at_full_weight() -> None:
@@ -274,6 +294,18 @@ def covered_by_words(names: list[str]):
 def test_a_name_the_question_gives_only_inside_a_longer_name_it_writes_is_not_linked(
         names: list[str], question: str, inside: set[int]) -> None:
     assert inside_other_names(names, question, covered_by_words(names)) == inside
+
+
+def test_a_longer_name_written_whole_but_for_a_typo_still_holds_the_shorter_one() -> None:
+    names = ["Hust v. Moore-McCormack Lines, Inc.", "In re Moore"]
+    question = "Can I still rely on Hust v. Moore-McCormack Lnies, Inc.?"
+    asked = words(question)
+    corrections = typo_corrections(asked, {w for n in names for w in words(n)}, SETTINGS, STOP)
+    used = [covering(n, asked, STOP, frozenset(), corrections, SETTINGS) for n in names]
+    assert used[0] == {"lnies": "lines"} and used[1] == {}
+    assert inside_other_names(names, question, covered_by_words(names), used) == {1}
+    # without the typo read, the longer name is not written whole and holds nothing
+    assert inside_other_names(names, question, covered_by_words(names)) == set()
 
 
 def test_index_tokens_joining_several_words_are_looked_up_whole() -> None:

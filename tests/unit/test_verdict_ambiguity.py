@@ -23,6 +23,7 @@ from car_graph.verdict import (
     mention_groups,
     named_subjects,
     named_verdict,
+    named_whole,
     not_the_whole_question,
     outcome,
     outfitted,
@@ -169,6 +170,31 @@ def test_a_named_candidate_another_close_one_outfits_in_words_is_not_singled_out
     assert judge(by_id, EXPLAINED, margin=1.0, held=held_id).subject_id == A
     # unknown fits (a hand-made retrieval): the name is trusted
     assert not outfitted(replace(r, anchor_text_scores=()), A, (A, B))
+
+
+def test_a_name_of_several_words_the_question_writes_whole_is_no_ordinary_word() -> None:
+    # A is scoped to the case the question writes out; B holds the same words in another order
+    # ("United States v. Brown") and so fits them as well or better -- the name still decides
+    case = "case:brown v. united states"
+    r = replace(retrieval((A, B), (2.9, 2.0), entities=(case,)),
+                question="Would a court today still follow Brown v. United States?",
+                anchor_held=((case,), ()), anchor_text_scores=(1.9, 2.0))
+    held = dict(zip(r.anchors, r.anchor_held, strict=True))
+    assert named_whole(r, held[A]) and outfitted(r, A, (A, B))
+    verdict = judge(r, EXPLAINED, margin=1.0, held=held)
+    assert verdict.decisive and verdict.subject_id == A
+    assert verdict.singled_out_by == "named in the question"
+    # one word of it, or a one-word name, may be an ordinary word: outfitted as before
+    # and so may a name's words joined otherwise than the name joins them (a function
+    # "shell_quote" for the package shell-quote)
+    for question, entity in (("Would a court today still follow Brown?", "case:brown"),
+                             ("Is the protobuf decoding flaw fixed?", "product:protobuf"),
+                             ("Was the shell_quote function ever patched?", "product:shell-quote")):
+        word = replace(r, question=question, question_entities=(entity,),
+                       anchor_held=((entity,), ()))
+        assert not named_whole(word, (entity,))
+        held_word = dict(zip(word.anchors, word.anchor_held, strict=True))
+        assert judge(word, EXPLAINED, margin=1.0, held=held_word).kind is VerdictKind.AMBIGUOUS
 
 
 def test_quoting_a_title_whole_needs_its_words_in_order_and_enough_of_them() -> None:

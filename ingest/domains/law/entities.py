@@ -125,5 +125,5 @@ IDENTIFIERS = (
         key=us_reports_key,
     ),
 )
-NAMES = (NameSpec("case", mentions=True),)
+NAMES = (NameSpec("case", mentions=True, ordered=True),)  # "A v. B" and "B v. A" are two cases
 IDENTIFIER_ATTRIBUTES = {"citation": None, "docket": "docket"}
