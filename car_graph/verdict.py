@@ -804,28 +804,35 @@ def unheld_mentions(verdict: Verdict, retrieval: Retrieval,
 def not_the_whole_question(verdict: Verdict, retrieval: Retrieval,
                            explanations: Mapping[str, Explanation],
                            held: Mapping[str, Iterable[str]], margin: float = VERDICT_MARGIN,
-                           limit: int | None = None) -> Verdict:
+                           limit: int | None = None, word_readers: Sequence[str] = ()) -> Verdict:
     """``verdict``, or -- when its subject leaves a mention of the question unheld
     (``unheld_mentions``), it says IN FORCE of a subject the question does not name
-    (``unnamed_in_force``) or its subject is named weakly (``weakly_named``) -- an ambiguous
-    verdict over the close candidates that says so."""
+    (``unnamed_in_force``), its subject is named weakly (``weakly_named``), or other anchors
+    use the name that put it first as a word of their own text (``word_readers``:
+    ``name_read_as_word``'s, with their explanations) -- an ambiguous verdict over the close
+    candidates (and those others) that says so."""
     missing = unheld_mentions(verdict, retrieval, held)
     unnamed = unnamed_in_force(verdict, retrieval, held)
     weak = weakly_named(verdict, retrieval, held)
-    if not missing and not unnamed and not weak:
+    word_readers = [a for a in word_readers if a in explanations]
+    if not missing and not unnamed and not weak and not word_readers:
         return verdict
     top = subject_of(retrieval) or ""
     close = [a for a in close_anchors(retrieval, margin, limit) if a in explanations]
     subject = verdict.subject_id or ""
     if subject not in close and subject in explanations:
         close.insert(0, subject)
+    close += [a for a in word_readers if a not in close]
     names = "; ".join(g[0].split(":", 1)[-1] for g in missing)
     note = (f"the question also names {names}, which {verdict.subject_id} does not hold: "
             "no one document answers the whole question" if missing else
             f"{verdict.subject_id} is the best match but nothing the question names singles it "
             "out; it is not asserted to be in force" if unnamed else
             f"{verdict.subject_id} carries a name the question gives but fits little else it "
-            "says; it is not asserted")
+            "says; it is not asserted" if weak else
+            f"{verdict.subject_id} carries a name the question gives, and "
+            f"{', '.join(word_readers)} use{'s' if len(word_readers) == 1 else ''} it as a word "
+            "of their own text and fit the question about as well: not asserted")
     return _ambiguous(retrieval, explanations, close, margin, lead_of(retrieval), top, (note,))
 
 
@@ -988,6 +995,33 @@ def weakly_named(verdict: Verdict, retrieval: Retrieval, held: Mapping[str, Iter
     return verdict.kind is VerdictKind.IN_FORCE or not in_force_only
 
 
+def name_read_as_word(verdict: Verdict, retrieval: Retrieval, held: Mapping[str, Iterable[str]],
+                      text_of: Callable[[str], str], k: int, margin: float = VERDICT_MARGIN) -> list[str]:
+    """The top ``k`` anchors that may be what a question means when it uses a name as a word
+    of its description: a subject asserted IN FORCE by its fused-score lead holds a name the question
+    links (no identifier it gives, no name of several words it writes whole: ``named_whole``),
+    and another anchor that does not hold the name writes its words in its own text
+    (``text_of``) and fits the question's own words within ``margin`` of the subject, boosts
+    aside. The name's boost made the lead; the other document uses the name the way the
+    question may ("when decoding a tensor from protobuf": a TensorFlow advisory's words, and a
+    project named protobuf). Empty when the verdict stands."""
+    subject = verdict.subject_id
+    if (verdict.kind is not VerdictKind.IN_FORCE or verdict.singled_out_by != "margin"
+            or subject is None):
+        return []
+    mine = set(held.get(subject, ())) & set(retrieval.question_entities)
+    if not mine or identified(retrieval, mine) or named_whole(retrieval, mine):
+        return []
+    fit = text_fit(retrieval, subject)
+    if fit is None:
+        return []
+    names = [words(_own_name(e)) for e in mine]
+    return [a for a in retrieval.anchors[:k]
+            if a != subject and not mine & set(held.get(a, ()))
+            and (theirs := text_fit(retrieval, a)) is not None and theirs >= fit - margin
+            and any(name and holds_passage(text_of(a), name) for name in names)]
+
+
 def named_subjects(retrieval: Retrieval, held: Mapping[str, Iterable[str]],
                    k: int) -> list[tuple[str, ...]]:
     """For a question with two or more mentions that name a subject (``subject_mentions``)
@@ -1137,7 +1171,13 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
         verdict = replace(decide(retrieval, explanations[answered]),
                           score=scores.get(answered), lead=verdict.lead, margin=margin,
                           singled_out_by="answered by the top match")
-    verdict = not_the_whole_question(verdict, retrieval, explanations, held, margin, k)
+    def text_of(anchor: str) -> str:
+        if anchor not in explanations:
+            explanations[anchor] = closure_of(anchor)
+        return title_and_text(explanations[anchor])
+
+    readers = name_read_as_word(verdict, retrieval, held, text_of, k, margin)
+    verdict = not_the_whole_question(verdict, retrieval, explanations, held, margin, k, readers)
     if verdict.decisive and verdict.subject_id in explanations:
         other = quoted_beside(verdict.subject_id, retrieval, explanations, k, sharers)
         if other is not None:

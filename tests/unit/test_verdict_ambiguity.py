@@ -21,6 +21,7 @@ from car_graph.verdict import (
     distinct_passage,
     judge,
     mention_groups,
+    name_read_as_word,
     named_subjects,
     named_verdict,
     named_whole,
@@ -735,6 +736,43 @@ def test_a_subject_named_by_a_name_alone_that_fits_nothing_else_is_not_asserted(
     assert not weakly_named(judge(fits, EXPLAINED, margin=1.0, held=held), fits, held)
     bare = replace(r, anchor_text_scores=())
     assert not weakly_named(judge(bare, EXPLAINED, margin=1.0, held=held), bare, held)
+
+
+def test_a_name_another_close_fitting_document_writes_as_a_word_does_not_single_its_holder_out() -> None:
+    # B is scoped to the project "protobuf" and leads by the name's boost; A, about something
+    # else, writes "protobuf" in its own text and fits the question's words nearly as well
+    question = "What is the current status of when decoding a tensor from protobuf?"
+    texts = {A: "Title adv:a Crash when decoding a tensor from protobuf", B: "Title adv:b heap overflow"}
+    r = replace(retrieval((B, A), (2.68, 1.61), entities=("product:protobuf",)), question=question,
+                anchor_held=(("product:protobuf",), ()), anchor_text_scores=(1.68, 1.61))
+    held = dict(zip(r.anchors, r.anchor_held, strict=True))
+    named = judge(r, EXPLAINED, margin=1.0, held=held)
+    assert named.decisive and named.subject_id == B and named.singled_out_by == "margin"
+    assert name_read_as_word(named, r, held, texts.__getitem__, k=5) == [A]
+    verdict = not_the_whole_question(named, r, EXPLAINED, held, margin=1.0, word_readers=[A])
+    assert verdict.kind is VerdictKind.AMBIGUOUS and not verdict.decisive
+    assert {c.subject_id for c in verdict.candidates} == {A, B}
+    assert any("as a word of their own text" in n for n in verdict.notes)
+    # the other document does not write the name, or fits the question's words far worse, or
+    # the name is an identifier the question gives: the verdict stands
+    assert name_read_as_word(named, r, held, {A: "Title adv:a other words", B: ""}.__getitem__, 5) == []
+    far = replace(r, anchor_text_scores=(1.68, 0.5))
+    assert name_read_as_word(judge(far, EXPLAINED, margin=1.0, held=held), far, held,
+                             texts.__getitem__, 5) == []
+    by_id = replace(r, question_entities=("product:protobuf",),
+                    question_identifiers=("product:protobuf",))
+    assert name_read_as_word(judge(by_id, EXPLAINED, margin=1.0, held=held), by_id, held,
+                             texts.__getitem__, 5) == []
+    # a named subject that is voided is no "in force" said on a guess: it stands ("What is the
+    # status of Copaxone?", other labels writing "Copaxone" in their text)
+    superseded = replace(named, kind=VerdictKind.SUPERSEDED)
+    assert name_read_as_word(superseded, r, held, texts.__getitem__, 5) == []
+    # end to end through verdict_for: A's closure (walked by the retrieval) gives its text
+    walked = {**EXPLAINED, A: replace(EXPLAINED[A], text=texts[A])}
+    whole = verdict_for(r, walked.__getitem__, k=5, margin=1.0)
+    assert whole.kind is VerdictKind.AMBIGUOUS, whole.to_json()
+    assert {c.subject_id for c in whole.candidates} == {A, B}
+    assert verdict_for(r, EXPLAINED.__getitem__, k=5, margin=1.0).subject_id == B
 
 
 def test_a_weakly_named_second_subject_in_force_is_dropped_and_unheld_mentions_name_none() -> None:
