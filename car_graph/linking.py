@@ -327,6 +327,15 @@ def written_whole(name: str, question: str) -> bool:
     return len(words(name)) >= 2 and spelled_out(name, question)
 
 
+def written_as_spelled(name: str, question: str) -> bool:
+    """The question writes the name with the name's own separators (the "v." and spaces of
+    "Brown v. United States", the hyphen of "vm-memory"), with any spacing and capitals:
+    stricter than ``spelled_out``, whose separators are interchangeable ("shell_quote" spells
+    out "shell-quote")."""
+    spelled = r"\s+".join(re.escape(part) for part in name.split())
+    return re.search(rf"(?<![\w-]){spelled}(?![\w-])", question, re.IGNORECASE) is not None
+
+
 def spelled_out(name: str, question: str) -> bool:
     """The question writes the name's words in order, joined by separators only, and not as a
     part of a longer name: "example.org/org/tool" is not spelled out in

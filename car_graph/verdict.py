@@ -53,7 +53,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from car_graph.linking import WORD_PATTERN as _WORDS
-from car_graph.linking import holds_passage, spelled_out, words
+from car_graph.linking import holds_passage, spelled_out, words, written_as_spelled
 from car_graph.metrics import Reading, VerdictOutcome
 from car_graph.types import Explanation, Hop, Result, Retrieval, Status
 
@@ -734,13 +734,8 @@ def named_whole(retrieval: Retrieval, holds: Iterable[str]) -> bool:
     ordinary word, so another document holding the same words ("United States v. Brown") does
     not outfit it."""
     linked = set(holds) & set(retrieval.question_entities)
-    return any(len(words(name)) >= 2 and _written_as_spelled(name, retrieval.question)
+    return any(len(words(name)) >= 2 and written_as_spelled(name, retrieval.question)
                for name in map(_own_name, linked))
-
-
-def _written_as_spelled(name: str, question: str) -> bool:
-    spelled = r"\s+".join(re.escape(part) for part in name.split())
-    return re.search(rf"(?<![\w-]){spelled}(?![\w-])", question, re.IGNORECASE) is not None
 
 
 def outfitted(retrieval: Retrieval, named: str, close: Sequence[str]) -> bool:
