@@ -5,12 +5,17 @@ question frame no variant family uses (outside benchmarks phrase questions their
 
 (NEO4J_URI / NEO4J_USER / NEO4J_PASSWORD name the server holding the variant graph.) Every row
 of the query files that carries ``info.flaw`` (the security ``flaw_shared*`` and ``lure*`` sets:
-a flaw's generic wording) is asked once per template of ``TEMPLATES`` through
+a flaw's generic wording) is asked once per template of ``TEMPLATES``, and every row that carries
+``info.flaws`` and ``info.products`` (the security ``two_named*`` sets) once per
+``PAIR_TEMPLATES``, and every row that carries ``info.names`` (the drug ``two_named`` set) once
+per ``NAMED_PAIR_TEMPLATES``, through
 ``CarClient.answer`` and scored against the row's own ``gold`` and ``anchors`` with
 ``metrics.score_verdicts`` -- gold from the variant builder, never from the code under test. The
 same wording recurs across rows (a family's boilerplate), so the report counts each distinct
-question once. Give it dev files only: the templates were written without reading the test
-families (docs/rag.md).
+question once. Give it dev files only: ``TEMPLATES`` were written without reading the test
+families (docs/rag.md); the pair frames were written after the ``two_named`` families' text
+had been read in ``variants.py`` (dev and test share one table there), so they avoid those
+wordings but are not blind to them.
 """
 
 from __future__ import annotations
@@ -39,16 +44,47 @@ TEMPLATES = {
     "exploit": "Can {f} still be exploited?",
 }
 
+# Frames for a question about two products' flaws (the ``two_named*`` rows, whose
+# ``info.products`` and ``info.flaws`` give each anchor's): the flaws quoted, bracketed, listed,
+# or written after both products ("respectively"), none of them a variant family's.
+PAIR_TEMPLATES = {
+    "either-resolved": "I'm tracking {fa} in {a} and {fb} in {b}; has either been resolved?",
+    "scan-findings": "Two findings from our dependency scan: {fa} ({a}) and {fb} ({b}). "
+                     "Fixed yet?",
+    "respectively": "Do {a} and {b} still suffer from {fa} and {fb}, respectively?",
+    "colon-list": "{a}: {fa}. {b}: {fb}. Are these patched?",
+    "check-for": "Check {a} for {fa}, and {b} for {fb}: are fixes available?",
+}
+
+# Frames for a question naming two products and nothing else (the drug ``two_named`` rows,
+# whose ``info.names`` gives the two names asked): a slash, a list, a condition, a request.
+NAMED_PAIR_TEMPLATES = {
+    "formulary": "Our formulary lists {a} and {b}. Has either of them been withdrawn?",
+    "slash": "{a} / {b}: still approved in the US?",
+    "then": "Please check the approval status of {a}, then {b}.",
+    "legally": "Are {a} and {b} still legally marketed?",
+    "patient": "A patient takes {a} with {b}; are both still available?",
+}
+
 
 def questions(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Distinct question -> the first row (and template) that asks it."""
     asked: dict[str, dict[str, Any]] = {}
     for row in rows:
-        flaw = (row.get("info") or {}).get("flaw")
-        if not flaw:
-            continue
-        for family, template in TEMPLATES.items():
-            text = template.format(f=flaw)
+        info = row.get("info") or {}
+        asked_as: list[tuple[str, str]] = []
+        if info.get("flaw"):
+            asked_as = [(family, template.format(f=info["flaw"]))
+                        for family, template in TEMPLATES.items()]
+        elif info.get("flaws") and info.get("products"):
+            (fa, fb), (a, b) = info["flaws"], info["products"]
+            asked_as = [(family, template.format(a=a, b=b, fa=fa, fb=fb))
+                        for family, template in PAIR_TEMPLATES.items()]
+        elif info.get("names"):
+            a, b = info["names"]
+            asked_as = [(family, template.format(a=a, b=b))
+                        for family, template in NAMED_PAIR_TEMPLATES.items()]
+        for family, text in asked_as:
             text = text[0].upper() + text[1:]
             asked.setdefault(text, {**row, "question": text, "template": family})
     return asked

@@ -895,7 +895,11 @@ def _security_verdict_sets(anchors: Sequence[Anchor], export: Export,
                     "anchors": sorted({first.anchor, second.anchor}),
                     "split": split, "family": family, "set": pair.name,
                     "info": {"source_anchor": first.source_id,
-                             "source_anchors": [first.source_id, second.source_id]},
+                             "source_anchors": [first.source_id, second.source_id],
+                             # each anchor's product and flaw, for probes asking the pair
+                             # in phrasings of their own (car_graph_benchmarks.phrasings)
+                             "products": [first.product, second.product],
+                             "flaws": [first.flaw, second.flaw]},
                 })
     return {**sets, **{b.name: b for b in open_sets.values()}}
 
@@ -1020,7 +1024,9 @@ def _drug_sets(anchors: Sequence[Anchor], export: Export, names: set[str],
                 "anchors": sorted({first.anchor, second.anchor}),
                 "split": split, "family": family, "set": "two_named",
                 "info": {"source_anchor": first.source_id,  # both anchors share the split
-                         "source_anchors": [first.source_id, second.source_id]},
+                         "source_anchors": [first.source_id, second.source_id],
+                         # the names asked, for probes in phrasings of their own
+                         "names": [n1, n2]},
             })
     return sets
 

@@ -55,6 +55,7 @@ _ELIDED = re.compile(r"(?<![\w-])([A-Za-z][\w-]*?)[-\s]*(?:…|\.\.\.+)\s*(\d{3,
 # a dot only inside the token ("B.V"): a sentence's full stop is no part of "... shares of K."
 _SHORT_TOKEN = re.compile(r"(?<![\w&.-])[A-Za-z](?:[A-Za-z0-9&]|\.(?=[A-Za-z0-9&])){0,2}(?![\w&-]|\.\w)")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n)\W*$")
+_LABEL_COLON = re.compile(r":\s")
 _YEAR = re.compile(r"^(?:1[89]|20)\d\d$")
 # a number right after a bound of versions is a version ("SaltStack through 3002", "before
 # 20210") -- English, like the year rule, not any domain's identifier scheme
@@ -524,7 +525,10 @@ def short_name_tokens(question: str, stop_words: frozenset[str], settings: Linki
             continue
         lowered = token.lower()
         opens_sentence = bool(_SENTENCE_START.search(question[: m.start()]))
-        if opens_sentence and not token.isupper():
+        # a token opening a sentence as a label ("Go: data race in net/http") is the name of
+        # what the rest says, not a word of it
+        labels = opens_sentence and bool(_LABEL_COLON.match(question, m.end()))
+        if opens_sentence and not token.isupper() and not labels:
             continue  # "Has", "Can": a capitalised word opening the sentence
         if token.islower():
             if lowered in stop_words or is_common_word(lowered, 4.0):
@@ -533,7 +537,7 @@ def short_name_tokens(question: str, stop_words: frozenset[str], settings: Linki
             # mid-sentence, a capital marks a name ("Is Go still affected?"); opening a sentence
             # it marks nothing, and "A"/"I" before a lowercase word are the article and pronoun
             used_as_word = token in ("A", "I") and re.match(r"\s+[a-z]", question[m.end():])
-            if opens_sentence or used_as_word:
+            if (opens_sentence and not labels) or used_as_word:
                 continue
         out.append(token)
     return list(dict.fromkeys(out))

@@ -46,7 +46,7 @@ Without anchor scores (a hand-made ``Retrieval``) the top anchor is trusted, as 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from enum import StrEnum
@@ -580,9 +580,15 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
     # inject arbitrary web script or HTML via a filename"), which no other close candidate holds
     runs = {a: quoted_run(retrieval.question, title_and_text(explanations[a]))
             for a in close}
+    at_names = name_positions(retrieval)
+
+    def few_share_run(anchor: str) -> bool:  # the run without the names at its ends
+        return few_share(sharers, anchor, quoted_run(
+            retrieval.question, title_and_text(explanations[anchor]), names=at_names) or "")
+
     quoting = [a for a in close if runs[a] is not None]
     if (len(quoting) == 1 and not outfitted(retrieval, quoting[0], rivals(quoting[0]))
-            and few_share(sharers, quoting[0], runs[quoting[0]] or "")):
+            and few_share_run(quoting[0])):
         return single(quoting[0], "text quoted in the question")
     # several siblings quote the question, one far more of it than the others: they repeat a
     # stock phrase of their kind of flaw ("allows remote attackers to inject arbitrary web
@@ -594,7 +600,7 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
         extra = len(words(runs[best] or "")) - len(words(runs[ranked[1]] or ""))
         others = set(rivals(best)) - {best}
         if (extra >= MIN_QUOTED_TEXT_WORDS and not others & set(quoting)
-                and not outfitted(retrieval, best, rivals(best)) and few_share(sharers, best, runs[best] or "")):
+                and not outfitted(retrieval, best, rivals(best)) and few_share_run(best)):
             return single(best, "text quoted in the question")
     # ... or the one holding words of the question that no other close candidate holds and no
     # other document of its kind in the whole corpus does ("Is the drug indicated for gout still
@@ -662,10 +668,15 @@ def quotes_text(question: str, text: str, run: int = MIN_QUOTED_TEXT_WORDS) -> b
     return quoted_run(question, text, run) is not None
 
 
-def quoted_run(question: str, text: str, run: int = MIN_QUOTED_TEXT_WORDS) -> str | None:
+def quoted_run(question: str, text: str, run: int = MIN_QUOTED_TEXT_WORDS,
+               names: Collection[int] = ()) -> str | None:
     """The longest passage of ``text`` the question quotes (``quotes_text``), as ``text`` writes
     it (so a fulltext phrase query tokenises it as the index did: "torch.load" is one token);
-    None when it quotes no ``run`` consecutive words."""
+    None when it quotes no ``run`` consecutive words. ``names``: positions of the question's
+    words that write a name it links (``name_positions``); the passage sheds them at its ends
+    while it stays ``run`` words long -- a quote followed by the product's name ("... for
+    machine learning (tensorflow-gpu)") reaches into the text's next sentence only because
+    that sentence opens with the name, and the longer passage would look unique."""
     said, written = words(question), words(text)
     longest = reach(said, written)
     # the first of the longest runs the text holds whole: consecutive windows held at different
@@ -673,7 +684,12 @@ def quoted_run(question: str, text: str, run: int = MIN_QUOTED_TEXT_WORDS) -> st
     n = max(longest, default=0)
     if n < run:
         return None
-    quoted = said[longest.index(n):longest.index(n) + n]
+    start = longest.index(n)
+    while n > run and start in names:
+        start, n = start + 1, n - 1
+    while n > run and start + n - 1 in names:
+        n -= 1
+    quoted = said[start:start + n]
     spans = [m.span() for m in _WORDS.finditer(text.lower())]
     at = next(j for j in range(len(written) - n + 1) if written[j:j + n] == quoted)
     return text[spans[at][0]:spans[at + n - 1][1]]
@@ -695,6 +711,13 @@ def distinct_passage(question: str, text: str, others: Iterable[str]) -> str | N
         if n > best and all(t[i] < n for t in theirs):
             best, start = n, i
     return " ".join(said[start:start + best]) if best else None
+
+
+def name_positions(retrieval: Retrieval) -> set[int]:
+    """The positions of the question's words (``words``) that write a name it links."""
+    said = words(retrieval.question)
+    return {p for start, end in mention_positions(retrieval.question_entities, said)
+            for p in range(start, end)}
 
 
 def title_and_text(document: Explanation | Result) -> str:
@@ -1242,7 +1265,7 @@ def inside_quote_of_another(verdict: Verdict, group: Sequence[str], verdicts: Se
         text = title_and_text(explanations[subject])
         if written_inside_quote(group, said, text):
             # the look-ups last: each is a statement
-            passage = quoted_run(retrieval.question, text)
+            passage = quoted_run(retrieval.question, text, names=name_positions(retrieval))
             if passage is not None and few_share(sharers, subject, passage):
                 return own is None or own not in explanations or not quoted_whole_or_in_part(
                     retrieval, explanations[own], sharers)
@@ -1263,7 +1286,8 @@ def quoted_whole_or_in_part(retrieval: Retrieval, explanation: Explanation,
     documents of its kind and scope hold (asked of ``sharers`` only then)."""
     title = explanation.title
     passage = (title if quotes_title(retrieval.question, title)
-               else quoted_run(retrieval.question, title_and_text(explanation)))
+               else quoted_run(retrieval.question, title_and_text(explanation),
+                               names=name_positions(retrieval)))
     return passage is not None and few_share(sharers, explanation.doc_id, passage)
 
 
@@ -1299,7 +1323,7 @@ def quoted_beside(subject: str, retrieval: Retrieval, explanations: Mapping[str,
             continue
         theirs = held_positions(said, words(text), MIN_QUOTED_TEXT_WORDS) - covered
         if longest_stretch(theirs) >= MIN_QUOTED_TEXT_WORDS:
-            passage = quoted_run(retrieval.question, text)
+            passage = quoted_run(retrieval.question, text, names=name_positions(retrieval))
             if passage is not None:
                 found.append((anchor, passage))
     if len(found) != 1:

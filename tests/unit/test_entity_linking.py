@@ -136,6 +136,9 @@ def test_coverings_report_the_corrections_they_used() -> None:
         ("Is Go still affected by 62718?", ["Go"]),  # a capitalised stop word mid-sentence
         ("Which Go release fixes the ID ending in 6221?", ["Go", "ID"]),
         ("Go and check whether GS is open", ["GS"]),  # opening the sentence: a word
+        # opening a sentence as a label: the name of what follows
+        ("Django: data loss. Go: data race in net/http. Fixed?", ["Go"]),
+        ("Is it open? no: it is fixed", []),  # a lowercase stop word before a colon
         ("Is it still open?", []),
     ],
 )

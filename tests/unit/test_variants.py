@@ -371,6 +371,19 @@ def test_security_verdict_sets_follow_their_definitions(security_suite):
     for row in suite.sets["two_named"]:
         first, second = row["anchors"]
         assert not products(first) & products(second), row["id"]
+    # each pair's products and flaws, kept for probes that ask the pair in other words, are
+    # the ones its question asks about
+    for row in (*suite.sets["two_named"], *suite.sets["two_named_open"]):
+        asked = [*row["info"]["products"], *row["info"]["flaws"]]
+        assert len(asked) == 4 and all(part and part in row["question"] for part in asked), row["id"]
+
+
+def test_drug_pairs_keep_the_two_names_their_question_asks(drug_suite):
+    rows = drug_suite.sets["two_named"]
+    assert rows
+    for row in rows:
+        first, second = row["info"]["names"]
+        assert first.lower() != second.lower() and first in row["question"] and second in row["question"]
 
 
 def test_shared_flaw_wording_fits_a_few_documents_not_hundreds(security_suite):

@@ -1051,6 +1051,50 @@ def test_a_sentence_of_a_second_document_the_question_quotes_makes_it_a_second_s
     assert verdict_for(single, closure_of, k=5, margin=1.0).subject_id == B
 
 
+def test_a_quoted_run_sheds_the_names_the_question_writes_at_its_ends() -> None:
+    text = ("TensorFlow is an end-to-end open source platform for machine learning. TensorFlow "
+            "crashes in the reader.")
+    question = ("Are TensorFlow is an end-to-end open source platform for machine learning "
+                "(tensorflow-gpu) and the pillow flaw fixed?")
+    said = words(question)
+    names = {i for i, w in enumerate(said) if w == "tensorflow"} | {said.index("gpu")}
+    # without the names the run reaches the text's next sentence by the product's name
+    assert quoted_run(question, text) == (
+        "TensorFlow is an end-to-end open source platform for machine learning. TensorFlow")
+    assert quoted_run(question, text, names=names) == (
+        "is an end-to-end open source platform for machine learning")
+    # never below a run's length: a short quote keeps the name it needs to be one
+    short = "Crash in one two three of tensorflow now."
+    assert quoted_run("is one two three of tensorflow now fixed in the crash", short,
+                      names={5}) is None
+    assert quoted_run("a crash in one two three of tensorflow now", short, names={7}) == (
+        "Crash in one two three of tensorflow now")
+
+
+def test_a_boilerplate_quote_followed_by_the_products_name_singles_nothing_out() -> None:
+    # the question quotes a family's boilerplate, then names the product; the text of A opens
+    # its next sentence with that name, so the quoted run is one word longer in A than in the
+    # family's other documents, which hold the boilerplate alone
+    boilerplate = "TensorFlow is an end-to-end open source platform for machine learning."
+    explained = {**EXPLAINED,
+                 A: replace(EXPLAINED[A], title=boilerplate, text=f"{boilerplate} TensorFlow "
+                            "crashes in the reader."),
+                 B: replace(EXPLAINED[B], title="Crash in the beta tokenizer")}
+    r = replace(retrieval((B, A), (1.9, 1.6), entities=("product:tensorflow",
+                                                         "product:tensorflow-gpu")),
+                question="Is TensorFlow is an end-to-end open source platform for machine "
+                         "learning (tensorflow-gpu) fixed?", anchor_text_scores=(1.5, 1.6))
+
+    def sharers(_doc_id: str, passage: str) -> int:
+        # thirty of the family's documents hold the boilerplate (or a part of it), none of them
+        # with A's next sentence
+        return 0 if passage.endswith("TensorFlow") or "crashes" in passage else 30
+
+    verdict = judge(r, explained, margin=1.0, sharers=sharers)
+    assert verdict.kind is VerdictKind.AMBIGUOUS
+    assert {c.subject_id for c in verdict.candidates} == {A, B}
+
+
 def test_a_quoted_run_is_one_passage_of_the_text_not_windows_from_two_places() -> None:
     # "a ... h" and "b ... i" are both in the text, but never "a ... i" together: the longest
     # run it holds whole is eight words (this raised StopIteration before)
