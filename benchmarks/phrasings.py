@@ -7,7 +7,7 @@ question frame no variant family uses (outside benchmarks phrase questions their
 of the query files that carries ``info.flaw`` (the security ``flaw_shared*`` and ``lure*`` sets:
 a flaw's generic wording) is asked once per template of ``TEMPLATES``, and every row that carries
 ``info.flaws`` and ``info.products`` (the security ``two_named*`` sets) once per
-``PAIR_TEMPLATES``, and every row that carries ``info.names`` (the drug ``two_named`` set) once
+``PAIR_TEMPLATES`` (and, two consecutive such rows together, once per ``FOUR_NAMED_TEMPLATES``), and every row that carries ``info.names`` (the drug ``two_named`` set) once
 per ``NAMED_PAIR_TEMPLATES``, through
 ``CarClient.answer`` and scored against the row's own ``gold`` and ``anchors`` with
 ``metrics.score_verdicts`` -- gold from the variant builder, never from the code under test. The
@@ -66,6 +66,15 @@ NAMED_PAIR_TEMPLATES = {
     "patient": "A patient takes {a} with {b}; are both still available?",
 }
 
+# Frames for a question about four products' flaws: two consecutive pair rows asked together,
+# their anchors and gold joined (each product's flaw beside it, as a list or in quotes).
+FOUR_NAMED_TEMPLATES = {
+    "four-quoted": 'Are the {a} issue "{fa}", the {b} issue "{fb}", the {c} issue "{fc}" and '
+                   'the {d} issue "{fd}" all fixed?',
+    "four-list": "Status check: {fa} in {a}; {fb} in {b}; {fc} in {c}; {fd} in {d}. "
+                 "Which are still open?",
+}
+
 
 def questions(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Distinct question -> the first row (and template) that asks it."""
@@ -87,6 +96,20 @@ def questions(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         for family, text in asked_as:
             text = text[0].upper() + text[1:]
             asked.setdefault(text, {**row, "question": text, "template": family})
+    pairs = [row for row in rows if (row.get("info") or {}).get("flaws")]
+    for first, second in zip(pairs[::2], pairs[1::2], strict=False):
+        products = [*first["info"]["products"], *second["info"]["products"]]
+        if (len({p.lower() for p in products}) < 4
+                or set(first["anchors"]) & set(second["anchors"])):
+            continue
+        a, b, c, d = products
+        fa, fb, fc, fd = (*first["info"]["flaws"], *second["info"]["flaws"])
+        joined = {**first, "id": f"{first['id']}+{second['id']}",
+                  "gold": sorted({*first["gold"], *second["gold"]}),
+                  "anchors": sorted({*first["anchors"], *second["anchors"]})}
+        for family, template in FOUR_NAMED_TEMPLATES.items():
+            text = template.format(a=a, b=b, c=c, d=d, fa=fa, fb=fb, fc=fc, fd=fd)
+            asked.setdefault(text, {**joined, "question": text, "template": family})
     return asked
 
 

@@ -470,6 +470,11 @@ def render_verdict(verdict: Verdict) -> str:
                 lines.append(f"      evidence: {hop.evidence}")
     for label, readings in (("candidate", verdict.candidates), ("subject", verdict.subjects)):
         for reading in readings:
+            if reading.subject_id is None:  # a named subject left open: what it could be, or why not
+                what = (f"one of {', '.join(c.subject_id or '' for c in reading.candidates)}"
+                        if reading.candidates else "; ".join(reading.notes))
+                lines.append(f"  {label}: [{_status_of(reading)}] {what}")
+                continue
             lines.append(f"  {label}: {reading.subject_id} [{_status_of(reading)}] "
                          f"{reading.subject_title}")
             for result in reading.controlling:

@@ -280,7 +280,8 @@ class VerdictOutcome:
     reading: Reading | None = None
     candidates: tuple[Reading, ...] = ()
     subjects: tuple[Reading, ...] = ()
-    # a multiple verdict's named subjects that stayed ambiguous: each one's candidate readings
+    # a multiple verdict's named subjects that stayed ambiguous (or found nothing): each one's
+    # candidate readings (none for nothing found)
     subject_candidates: tuple[tuple[Reading, ...], ...] = ()
 
     @property

@@ -878,9 +878,10 @@ def outcome(verdict: Verdict) -> VerdictOutcome:
         reading=reading(verdict) if verdict.decisive else None,
         candidates=tuple(r for r in map(reading, verdict.candidates) if r is not None),
         subjects=tuple(r for r in map(reading, verdict.subjects) if r is not None),
+        # a named subject left ambiguous lists its candidates; one with nothing found, none
         subject_candidates=tuple(
             tuple(r for r in map(reading, s.candidates) if r is not None)
-            for s in verdict.subjects if s.kind is VerdictKind.AMBIGUOUS),
+            for s in verdict.subjects if s.kind in (VerdictKind.AMBIGUOUS, VerdictKind.NOT_FOUND)),
     )
 
 
@@ -983,16 +984,19 @@ def subject_mentions(retrieval: Retrieval, held: Mapping[str, Iterable[str]],
     elsewhere in the corpus) names no subject the retrieval can speak to."""
     top = list(retrieval.anchors[:k])
     holds = {a: set(held.get(a, ())) for a in retrieval.anchors}
+    mentions = question_mentions(retrieval)
+    # a question naming n documents spreads its words over n descriptions: a holder of one of
+    # them fits about 2/n of what it would fit of a question about it and one other
+    least = MIN_TEXT_FIT * 2 / max(len(mentions), 2)
 
     def named(group: tuple[str, ...]) -> bool:
         if any(set(group) & holds[a] for a in top):
             return True
         best = next((a for a in retrieval.anchors[k:] if set(group) & holds[a]), None)
         fit = text_fit(retrieval, best) if best is not None else None
-        return fit is not None and fit >= MIN_TEXT_FIT
+        return fit is not None and fit >= least
 
-    return [g for g in question_mentions(retrieval)
-            if named(g)]
+    return [g for g in mentions if named(g)]
 
 
 def weakly_named(verdict: Verdict, retrieval: Retrieval, held: Mapping[str, Iterable[str]],
@@ -1097,6 +1101,33 @@ def named_verdict(retrieval: Retrieval, holders: Sequence[str], group: Sequence[
     return replace(verdict, retrieval=None, singled_out_by=verdict.singled_out_by or "named")
 
 
+def unanswered(retrieval: Retrieval, groups: Sequence[tuple[str, ...]],
+               verdicts: Sequence[Verdict], held: Mapping[str, Iterable[str]]) -> list[Verdict]:
+    """One NOT_FOUND verdict per mention of a question naming several subjects that names none
+    the retrieval can speak to (outside ``groups``, the ``subject_mentions``), that no subject's
+    document holds, and whose name of two or more words the question writes whole, with the
+    name's own separators: "Are A, B and golang.org/x/net all fixed?" with nothing retrieved
+    for golang.org/x/net is not answered by verdicts on A and B. A one-word name ("node",
+    "protobuf") or one read from other words (a typo's reading, separators of its own) may be a
+    word of a flaw's description, as ``subject_mentions`` has it."""
+    holds = set().union(*(held.get(v.subject_id, ()) for v in verdicts if v.subject_id),
+                        *(held.get(c.subject_id, ()) for v in verdicts for c in v.candidates
+                          if c.subject_id))
+    # as for one subject (``unheld_mentions``), an identifier no retrieved document holds
+    # qualifies the question rather than naming a subject
+    anywhere = {e for entities in retrieval.anchor_held for e in entities}
+    identifiers = set(retrieval.question_identifiers)
+    missing = [g for g in question_mentions(retrieval)
+               if g not in groups and holds.isdisjoint(g)
+               and not (set(g) <= identifiers and anywhere.isdisjoint(g))
+               and any(len(words(name)) >= 2 and written_as_spelled(name, retrieval.question)
+                       for name in map(_own_name, g))]
+    return [Verdict(question=_own_name(g[0]), as_of=retrieval.as_of, kind=VerdictKind.NOT_FOUND,
+                    notes=(f"the question names {_own_name(g[0])}, which no retrieved document "
+                           "answers",))
+            for g in missing]
+
+
 def several(retrieval: Retrieval, verdicts: Sequence[Verdict]) -> Verdict:
     """One verdict per subject the question names (at least two distinct subjects)."""
     return Verdict(question=retrieval.question, as_of=retrieval.as_of, kind=VerdictKind.MULTIPLE,
@@ -1178,7 +1209,7 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
             if v.subject_id is None or all(v.subject_id != o.subject_id for o in distinct):
                 distinct.append(v)
         if len(distinct) >= 2:
-            return several(retrieval, distinct)
+            return several(retrieval, distinct + unanswered(retrieval, groups, distinct, held))
     verdict = judge(retrieval, explanations, margin, k, held, sharers=sharers, corpus=corpus)
     top = verdict.subject_id
     answered = (answered_subject(verdict, retrieval, held, explanations[top], k)

@@ -8,6 +8,7 @@ import random
 from dataclasses import replace
 from datetime import UTC, date, datetime
 
+from car_graph.cli import render_verdict
 from car_graph.linking import words
 from car_graph.metrics import Reading, VerdictOutcome, score_verdicts, verdict_stale
 from car_graph.types import Explanation, Hop, Result, Retrieval, Status
@@ -405,6 +406,24 @@ def test_a_named_subject_beyond_the_top_k_counts_when_its_holder_fits_the_questi
     assert verdict_for(weak, EXPLAINED.__getitem__, k=2, margin=1.0).kind is not VerdictKind.MULTIPLE
 
 
+def test_a_question_naming_more_documents_asks_less_fit_of_each_holder_beyond_the_top_k() -> None:
+    # alpha's advisory comes back beyond the top 2, fitting the question's words at 0.4: too
+    # little for a question about two documents (0.5), enough for one about three (1/3 of
+    # the words each)
+    def ranked(entities: tuple[str, ...], held_by_c: tuple[str, ...]) -> Retrieval:
+        return replace(retrieval((B, C, A), (3.0, 2.9, 1.4), entities=entities),
+                       anchor_held=(("product:beta",), held_by_c, ("product:alpha",)),
+                       anchor_text_scores=(1.0, 0.9, 0.4))
+
+    two = ranked(("product:alpha", "product:beta"), ("product:beta",))
+    held = dict(zip(two.anchors, two.anchor_held, strict=True))
+    assert subject_mentions(two, held, k=2) == [("product:beta",)]
+    three = ranked(("product:alpha", "product:beta", "product:gamma"), ("product:gamma",))
+    held = dict(zip(three.anchors, three.anchor_held, strict=True))
+    assert subject_mentions(three, held, k=2) == [
+        ("product:alpha",), ("product:beta",), ("product:gamma",)]
+
+
 def test_two_mentions_one_document_holds_are_one_subject_of_a_multiple_verdict() -> None:
     # B is scoped to both beta and gamma (one advisory of a product known by two names), A to
     # alpha: the question names two subjects, not three
@@ -416,6 +435,34 @@ def test_two_mentions_one_document_holds_are_one_subject_of_a_multiple_verdict()
     assert verdict.kind is VerdictKind.MULTIPLE
     assert [s.subject_id for s in verdict.subjects] == [A, B]
     assert outcome(verdict).decisive and {s.subject for s in outcome(verdict).subjects} == {A, B}
+
+
+def test_a_third_name_written_whole_that_nothing_retrieved_holds_leaves_the_verdict_open() -> None:
+    # A holds alpha, B beta; the question names a third product no retrieved document holds
+    def asked(third: str, written: str) -> Retrieval:
+        return replace(retrieval((B, A), (3.0, 2.9),
+                                 entities=("product:alpha", "product:beta", f"product:{third}")),
+                       question=f"Are the alpha, beta and {written} flaws all fixed?",
+                       anchor_held=(("product:beta",), ("product:alpha",)),
+                       anchor_text_scores=(2.0, 1.9))
+
+    verdict = verdict_for(asked("gamma-delta", "gamma-delta"), EXPLAINED.__getitem__, k=5,
+                          margin=1.0)
+    assert verdict.kind is VerdictKind.MULTIPLE
+    assert [(s.subject_id, s.kind) for s in verdict.subjects] == [
+        (A, VerdictKind.SUPERSEDED), (B, VerdictKind.IN_FORCE), (None, VerdictKind.NOT_FOUND)]
+    assert verdict.subjects[2].notes == (
+        "the question names gamma-delta, which no retrieved document answers",)
+    assert verdict.to_json()["subjects"][2]["verdict"] == "not_found"
+    out = outcome(verdict)
+    assert not out.decisive and out.ambiguous and out.subject_candidates == ((),)
+    assert ("  subject: [not_found] the question names gamma-delta, which no retrieved document "
+            "answers") in render_verdict(verdict).splitlines()
+    # a one-word name, or one the question writes with other separators, may be a word of a
+    # flaw's description: the two subjects answer the question
+    for third, written in (("gamma", "gamma"), ("gamma-delta", "gamma_delta")):
+        two = verdict_for(asked(third, written), EXPLAINED.__getitem__, k=5, margin=1.0)
+        assert [s.subject_id for s in two.subjects] == [A, B] and outcome(two).decisive
 
 
 def test_outcome_reads_what_the_verdict_asserted() -> None:
