@@ -756,9 +756,14 @@ def named_whole(retrieval: Retrieval, holds: Iterable[str]) -> bool:
     "vm-memory"; not "shell_quote" for the package shell-quote, a function's name): no
     ordinary word, so another document holding the same words ("United States v. Brown") does
     not outfit it."""
-    linked = set(holds) & set(retrieval.question_entities)
+    return writes_whole_name(retrieval, set(holds) & set(retrieval.question_entities))
+
+
+def writes_whole_name(retrieval: Retrieval, entities: Iterable[str]) -> bool:
+    """The question writes the name of one of ``entities`` ("type:key") that has two or more
+    words whole, with the name's own separators (``linking.written_as_spelled``)."""
     return any(len(words(name)) >= 2 and written_as_spelled(name, retrieval.question)
-               for name in map(_own_name, linked))
+               for name in map(_own_name, entities))
 
 
 def outfitted(retrieval: Retrieval, named: str, close: Sequence[str]) -> bool:
@@ -801,18 +806,20 @@ def unnamed_in_force(verdict: Verdict, retrieval: Retrieval,
             and not set(held.get(verdict.subject_id, ())) & set(retrieval.question_entities))
 
 
+def only_qualifies(group: Sequence[str], retrieval: Retrieval) -> bool:
+    """The mention is an identifier no retrieved document holds (scoped to, identified or named
+    by): it qualifies the question -- a version it pins ("We pinned the tool to 1.22"), an id it
+    cites -- and names no subject: documents only mention it."""
+    anywhere = {e for entities in retrieval.anchor_held for e in entities}
+    return set(group) <= set(retrieval.question_identifiers) and anywhere.isdisjoint(group)
+
+
 def unheld_mentions(verdict: Verdict, retrieval: Retrieval,
                     held: Mapping[str, Iterable[str]]) -> list[tuple[str, ...]]:
     """The mentions (``mention_groups``) of a question making two or more that a decisive
     verdict's subject does not hold: the question names something the asserted subject is not
     (a second product no retrieved document holds), so one subject does not answer it."""
-    groups = question_mentions(retrieval)
-    # an identifier no retrieved document holds (scoped to, identified or named by) qualifies
-    # the question -- a version it pins ("We pinned the tool to 1.22"), an id it cites -- and
-    # names no subject: documents only mention it
-    anywhere = {e for entities in retrieval.anchor_held for e in entities}
-    identifiers = set(retrieval.question_identifiers)
-    groups = [g for g in groups if not (set(g) <= identifiers and anywhere.isdisjoint(g))]
+    groups = [g for g in question_mentions(retrieval) if not only_qualifies(g, retrieval)]
     if len(groups) < 2 or not verdict.decisive or verdict.subject_id is None:
         return []
     holds = set(held.get(verdict.subject_id, ()))
@@ -1113,15 +1120,9 @@ def unanswered(retrieval: Retrieval, groups: Sequence[tuple[str, ...]],
     holds = set().union(*(held.get(v.subject_id, ()) for v in verdicts if v.subject_id),
                         *(held.get(c.subject_id, ()) for v in verdicts for c in v.candidates
                           if c.subject_id))
-    # as for one subject (``unheld_mentions``), an identifier no retrieved document holds
-    # qualifies the question rather than naming a subject
-    anywhere = {e for entities in retrieval.anchor_held for e in entities}
-    identifiers = set(retrieval.question_identifiers)
     missing = [g for g in question_mentions(retrieval)
                if g not in groups and holds.isdisjoint(g)
-               and not (set(g) <= identifiers and anywhere.isdisjoint(g))
-               and any(len(words(name)) >= 2 and written_as_spelled(name, retrieval.question)
-                       for name in map(_own_name, g))]
+               and not only_qualifies(g, retrieval) and writes_whole_name(retrieval, g)]
     return [Verdict(question=_own_name(g[0]), as_of=retrieval.as_of, kind=VerdictKind.NOT_FOUND,
                     notes=(f"the question names {_own_name(g[0])}, which no retrieved document "
                            "answers",))
