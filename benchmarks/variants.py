@@ -876,6 +876,7 @@ def _security_verdict_sets(anchors: Sequence[Anchor], export: Export,
         for a in pool_of:
             if a.flaw and a.product:
                 by_split.setdefault(a.split, []).append(a)
+        unnumbered = 0  # pairs skipped for an identifier keep their number: later ids stay put
         for split, pool in sorted(by_split.items()):
             pool = sorted(pool, key=lambda a: _hash01("security", "pair", a.source_id))
             for first, second in zip(pool[::2], pool[1::2], strict=False):
@@ -884,11 +885,17 @@ def _security_verdict_sets(anchors: Sequence[Anchor], export: Export,
                         or products(first.anchor) & products(second.anchor)):
                     pair.skipped["same product or shared gold"] += 1
                     continue
+                if any(IDENTIFIER_PATTERNS["security"].search(a.flaw) for a in (first, second)):
+                    # a flaw quoting an identifier ("please see RUSTSEC-2018-0020") names the
+                    # identified advisory: only the identifier sets carry identifiers
+                    pair.skipped["a flaw quotes an identifier"] += 1
+                    unnumbered += 1
+                    continue
                 order = pair.families_for(split)
                 _rng("security", "two_named", first.source_id).shuffle(order)
                 family = order[0]
                 pair.rows.append({
-                    "id": f"security-{pair.name}-{len(pair.rows) + 1:04d}",
+                    "id": f"security-{pair.name}-{len(pair.rows) + unnumbered + 1:04d}",
                     "question": pair.families[family].format(a=first.product, b=second.product,
                                                              fa=first.flaw, fb=second.flaw),
                     "gold": sorted(set(first.gold) | set(second.gold)),
