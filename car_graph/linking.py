@@ -377,7 +377,7 @@ def inside_other_names(
     part of that name, not a second thing the question asks about. Such a name is not
     written whole itself (its words in order, any punctuation between them), and
     ``still_named(i, words)`` -- its own coverage test -- fails on the question's words outside
-    the names of more words than it has that the question writes whole. A name written whole
+    the other names of as many distinct words or more that the question writes whole. A name written whole
     ("golang.org/x/net" inside "golang.org/x/net/http2", "Drotrecogin alfa (Activated)"
     beside "Drotrecogin alfa") is always kept. ``corrections``: per name, the typos its
     covering read (``covering``): a name written whole but for a typo ("Hust v. Moore-McCormack
@@ -394,8 +394,13 @@ def inside_other_names(
     for i, name in enumerate(names):
         if spans(i):
             continue
-        longer = [span for j, span in whole if len(words(names[j])) > len(words(name))]
-        if longer and not still_named(i, words(without_spans(question, longer))):
+        # names of as many distinct words as this one count too: "tokio-udp" written whole holds
+        # the "tokio" that covers "tokio-fs" (whose "fs" is too short to be significant), and
+        # "host/containerd/imgcrypt" the words of "host/containerd/containerd/v2"
+        mine = set(words(name))
+        others = [span for j, span in whole
+                  if len(set(words(names[j]))) >= len(mine) and set(words(names[j])) != mine]
+        if others and not still_named(i, words(without_spans(question, others))):
             inside.add(i)
     return inside
 

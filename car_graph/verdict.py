@@ -52,8 +52,16 @@ from datetime import date, datetime
 from enum import StrEnum
 from typing import Any, Protocol
 
+from car_graph.linking import (
+    DEFINED_NAME,
+    LinkingSettings,
+    holds_passage,
+    is_common_word,
+    spelled_out,
+    words,
+    written_as_spelled,
+)
 from car_graph.linking import WORD_PATTERN as _WORDS
-from car_graph.linking import holds_passage, spelled_out, words, written_as_spelled
 from car_graph.metrics import Reading, VerdictOutcome
 from car_graph.types import Explanation, Hop, Result, Retrieval, Status
 
@@ -759,10 +767,28 @@ def named_whole(retrieval: Retrieval, holds: Iterable[str]) -> bool:
     return writes_whole_name(retrieval, set(holds) & set(retrieval.question_entities))
 
 
+def defined_by_title(holds: Iterable[str]) -> bool:
+    """One of ``holds`` ("type:key") is a term the question writes with its capitals that the
+    document's own title defines ("the LINK specification" and "The Link Integrity Negotiation
+    Kit (LINK)"): the question means the thing so defined, even where sibling documents use the
+    term as a word of their text."""
+    return any(entity.split(":", 1)[0] == DEFINED_NAME for entity in holds)
+
+
 def writes_whole_name(retrieval: Retrieval, entities: Iterable[str]) -> bool:
     """The question writes the name of one of ``entities`` ("type:key") that has two or more
     words whole, with the name's own separators (``linking.written_as_spelled``)."""
     return any(len(words(name)) >= 2 and written_as_spelled(name, retrieval.question)
+               for name in map(_own_name, entities))
+
+
+def writes_rare_name(retrieval: Retrieval, entities: Iterable[str]) -> bool:
+    """The question writes the one-word name of one of ``entities`` ("type:key") as spelled,
+    and that word is no common English word (the linker's ``common_word_zipf``): "tensorflow"
+    is a name wherever it stands, "express" may be a word."""
+    threshold = LinkingSettings().common_word_zipf
+    return any(len(words(name)) == 1 and written_as_spelled(name, retrieval.question)
+               and not is_common_word(name.casefold(), threshold)
                for name in map(_own_name, entities))
 
 
@@ -1028,7 +1054,8 @@ def name_read_as_word(verdict: Verdict, retrieval: Retrieval, held: Mapping[str,
                       text_of: Callable[[str], str], k: int, margin: float = VERDICT_MARGIN) -> list[str]:
     """The top ``k`` anchors that may be what a question means when it uses a name as a word
     of its description: a subject asserted IN FORCE by its fused-score lead holds a name the question
-    links (no identifier it gives, no name of several words it writes whole: ``named_whole``),
+    links (no identifier it gives, no name of several words it writes whole: ``named_whole``,
+    no term its title defines: ``defined_by_title``),
     and another anchor that does not hold the name writes its words in its own text
     (``text_of``) and fits the question's own words within ``margin`` of the subject, boosts
     aside. The name's boost made the lead; the other document uses the name the way the
@@ -1039,7 +1066,8 @@ def name_read_as_word(verdict: Verdict, retrieval: Retrieval, held: Mapping[str,
             or subject is None):
         return []
     mine = set(held.get(subject, ())) & set(retrieval.question_entities)
-    if not mine or identified(retrieval, mine) or named_whole(retrieval, mine):
+    if (not mine or identified(retrieval, mine) or named_whole(retrieval, mine)
+            or defined_by_title(mine)):
         return []
     fit = text_fit(retrieval, subject)
     if fit is None:
@@ -1109,20 +1137,26 @@ def named_verdict(retrieval: Retrieval, holders: Sequence[str], group: Sequence[
 
 
 def unanswered(retrieval: Retrieval, groups: Sequence[tuple[str, ...]],
-               verdicts: Sequence[Verdict], held: Mapping[str, Iterable[str]]) -> list[Verdict]:
+               verdicts: Sequence[Verdict], held: Mapping[str, Iterable[str]],
+               texts: Sequence[str] = ()) -> list[Verdict]:
     """One NOT_FOUND verdict per mention of a question naming several subjects that names none
-    the retrieval can speak to (outside ``groups``, the ``subject_mentions``), that no subject's
-    document holds, and whose name of two or more words the question writes whole, with the
-    name's own separators: "Are A, B and golang.org/x/net all fixed?" with nothing retrieved
-    for golang.org/x/net is not answered by verdicts on A and B. A one-word name ("node",
-    "protobuf") or one read from other words (a typo's reading, separators of its own) may be a
-    word of a flaw's description, as ``subject_mentions`` has it."""
+    the retrieval can speak to (outside ``groups``: the ``subject_mentions`` with a verdict),
+    that no subject's document holds, and whose name the question writes as a name: two or
+    more words written whole with the name's own separators, or one word no common English
+    word ("tensorflow", "mqtt"). "Are A, B and golang.org/x/net all fixed?" with nothing
+    retrieved for golang.org/x/net is not answered by verdicts on A and B. A common word
+    ("node", "express") or a name read from other words (a typo's reading, separators of its
+    own) may be a word of a flaw's description, as ``subject_mentions`` has it; so is a name
+    one of the subjects' documents writes in its own title or text (``texts``): "protobuf" in
+    "... when decoding a tensor from protobuf", quoted from a TensorFlow advisory."""
     holds = set().union(*(held.get(v.subject_id, ()) for v in verdicts if v.subject_id),
                         *(held.get(c.subject_id, ()) for v in verdicts for c in v.candidates
                           if c.subject_id))
     missing = [g for g in question_mentions(retrieval)
                if g not in groups and holds.isdisjoint(g)
-               and not only_qualifies(g, retrieval) and writes_whole_name(retrieval, g)]
+               and not only_qualifies(g, retrieval)
+               and (writes_whole_name(retrieval, g) or writes_rare_name(retrieval, g))
+               and not any(spelled_out(_own_name(e), text) for e in g for text in texts)]
     return [Verdict(question=_own_name(g[0]), as_of=retrieval.as_of, kind=VerdictKind.NOT_FOUND,
                     notes=(f"the question names {_own_name(g[0])}, which no retrieved document "
                            "answers",))
@@ -1210,7 +1244,12 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
             if v.subject_id is None or all(v.subject_id != o.subject_id for o in distinct):
                 distinct.append(v)
         if len(distinct) >= 2:
-            return several(retrieval, distinct + unanswered(retrieval, groups, distinct, held))
+            # a mention dropped as weakly named is answered by nothing: unanswered may list it
+            judged = [g for v, g in zip(verdicts, groups, strict=True)
+                      if any(v is w for w, _ in kept_groups)]
+            texts = [title_and_text(explanations[v.subject_id]) for v in distinct
+                     if v.subject_id in explanations]
+            return several(retrieval, distinct + unanswered(retrieval, judged, distinct, held, texts))
     verdict = judge(retrieval, explanations, margin, k, held, sharers=sharers, corpus=corpus)
     top = verdict.subject_id
     answered = (answered_subject(verdict, retrieval, held, explanations[top], k)

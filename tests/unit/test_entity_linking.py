@@ -293,6 +293,15 @@ def covered_by_words(names: list[str]):
     (["Ortho Cyclen", "Cyclen Ortho Tri"], "Is Ortho Cyclen (Tri) still sold?", set()),
     # no name of two or more words written whole: nothing to be inside
     (["In re Moore"], "Is Moore still good law?", set()),
+    # a name of as many words, written whole, holds the word that covers the other one
+    (["tokio-udp", "tokio-fs"], "Is tokio-udp still unmaintained?", {1}),
+    # ... unless that word also stands outside it
+    (["tokio-udp", "tokio-fs"], "Is tokio-udp unmaintained like the rest of tokio?", set()),
+    # words counted once: a path repeating a word is no longer than the path written whole
+    (["github.com/containerd/imgcrypt", "github.com/containerd/containerd/v2"],
+     "Is github.com/containerd/imgcrypt still affected?", {1}),
+    # two names of as many words, both written whole: both kept
+    (["tokio-udp", "tokio-fs"], "Are tokio-udp and tokio fs unmaintained?", set()),
 ])
 def test_a_name_the_question_gives_only_inside_a_longer_name_it_writes_is_not_linked(
         names: list[str], question: str, inside: set[int]) -> None:

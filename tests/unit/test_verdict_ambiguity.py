@@ -458,11 +458,37 @@ def test_a_third_name_written_whole_that_nothing_retrieved_holds_leaves_the_verd
     assert not out.decisive and out.ambiguous and out.subject_candidates == ((),)
     assert ("  subject: [not_found] the question names gamma-delta, which no retrieved document "
             "answers") in render_verdict(verdict).splitlines()
-    # a one-word name, or one the question writes with other separators, may be a word of a
-    # flaw's description: the two subjects answer the question
+    # a one-word name that is no common English word is a name wherever it stands
+    rare = verdict_for(asked("tensorflow", "tensorflow"), EXPLAINED.__getitem__, k=5, margin=1.0)
+    assert [(s.subject_id, s.kind) for s in rare.subjects][2] == (None, VerdictKind.NOT_FOUND)
+    # a common word ("gamma"), or a name the question writes with other separators, may be a
+    # word of a flaw's description: the two subjects answer the question
     for third, written in (("gamma", "gamma"), ("gamma-delta", "gamma_delta")):
         two = verdict_for(asked(third, written), EXPLAINED.__getitem__, k=5, margin=1.0)
         assert [s.subject_id for s in two.subjects] == [A, B] and outcome(two).decisive
+    # ... and so is a name a subject's own text writes: the question quotes its description
+    quoted = {**EXPLAINED, B: replace(EXPLAINED[B], text="A crash when decoding tensorflow input.")}
+    two = verdict_for(asked("tensorflow", "tensorflow"), quoted.__getitem__, k=5, margin=1.0)
+    assert [s.subject_id for s in two.subjects] == [A, B] and outcome(two).decisive
+
+
+def test_a_name_written_whole_whose_only_reading_fits_nothing_is_answered_by_nothing() -> None:
+    # C holds gamma-delta but fits none of the question's words: not asserted in force (a name
+    # read as a word), yet the question writes the name whole, so the verdict says it found
+    # nothing for it rather than leaving it out
+    def asked(written: str) -> Retrieval:
+        return replace(retrieval((B, A, C), (3.0, 2.9, 1.0),
+                                 entities=("product:alpha", "product:beta", "product:gamma-delta")),
+                       question=f"Are the alpha, beta and {written} flaws all fixed?",
+                       anchor_held=(("product:beta",), ("product:alpha",), ("product:gamma-delta",)),
+                       anchor_text_scores=(2.0, 1.9, 0.1))
+
+    verdict = verdict_for(asked("gamma-delta"), EXPLAINED.__getitem__, k=5, margin=1.0)
+    assert [(s.subject_id, s.kind) for s in verdict.subjects] == [
+        (A, VerdictKind.SUPERSEDED), (B, VerdictKind.IN_FORCE), (None, VerdictKind.NOT_FOUND)]
+    # written with other separators: a word of the description, left out as before
+    other = verdict_for(asked("gamma_delta"), EXPLAINED.__getitem__, k=5, margin=1.0)
+    assert [s.subject_id for s in other.subjects] == [A, B] and outcome(other).decisive
 
 
 def test_outcome_reads_what_the_verdict_asserted() -> None:
@@ -810,6 +836,21 @@ def test_a_name_another_close_fitting_document_writes_as_a_word_does_not_single_
                     question_identifiers=("product:protobuf",))
     assert name_read_as_word(judge(by_id, EXPLAINED, margin=1.0, held=held), by_id, held,
                              texts.__getitem__, 5) == []
+    # a term the question writes with its capitals and the subject's title defines ("the LINK
+    # specification", "... (LINK)"): the defined thing, whoever else uses the term in its text
+    defined = replace(r, question="What is the controlling specification for LINK?",
+                      question_entities=("defined_name:link",),
+                      anchor_held=(("defined_name:link",), ()))
+    held_defined = dict(zip(defined.anchors, defined.anchor_held, strict=True))
+    uses = {A: "Title adv:a LINK extensions for LINK", B: ""}
+    named_defined = judge(defined, EXPLAINED, margin=1.0, held=held_defined)
+    assert named_defined.decisive and named_defined.subject_id == B
+    assert name_read_as_word(named_defined, defined, held_defined, uses.__getitem__, 5) == []
+    as_product = replace(defined, question_entities=("product:link",),
+                         anchor_held=(("product:link",), ()))
+    held_product = dict(zip(as_product.anchors, as_product.anchor_held, strict=True))
+    assert name_read_as_word(judge(as_product, EXPLAINED, margin=1.0, held=held_product),
+                             as_product, held_product, uses.__getitem__, 5) == [A]
     # a named subject that is voided is no "in force" said on a guess: it stands ("What is the
     # status of Copaxone?", other labels writing "Copaxone" in their text)
     superseded = replace(named, kind=VerdictKind.SUPERSEDED)
