@@ -1157,9 +1157,16 @@ def unanswered(retrieval: Retrieval, groups: Sequence[tuple[str, ...]],
                and not only_qualifies(g, retrieval)
                and (writes_whole_name(retrieval, g) or writes_rare_name(retrieval, g))
                and not any(spelled_out(_own_name(e), text) for e in g for text in texts)]
+    def note(group: tuple[str, ...]) -> str:
+        name = _own_name(group[0])
+        if any(set(group) & set(held.get(a, ())) for a in retrieval.anchors):
+            # a holder was retrieved but fits too little of the question to be its answer
+            return (f"the question names {name}; the retrieved documents about it fit too "
+                    "little of the question to answer it")
+        return f"the question names {name}, which no retrieved document answers"
+
     return [Verdict(question=_own_name(g[0]), as_of=retrieval.as_of, kind=VerdictKind.NOT_FOUND,
-                    notes=(f"the question names {_own_name(g[0])}, which no retrieved document "
-                           "answers",))
+                    notes=(note(g),))
             for g in missing]
 
 

@@ -486,6 +486,8 @@ def test_a_name_written_whole_whose_only_reading_fits_nothing_is_answered_by_not
     verdict = verdict_for(asked("gamma-delta"), EXPLAINED.__getitem__, k=5, margin=1.0)
     assert [(s.subject_id, s.kind) for s in verdict.subjects] == [
         (A, VerdictKind.SUPERSEDED), (B, VerdictKind.IN_FORCE), (None, VerdictKind.NOT_FOUND)]
+    assert verdict.subjects[2].notes == ("the question names gamma-delta; the retrieved documents "
+                                         "about it fit too little of the question to answer it",)
     # written with other separators: a word of the description, left out as before
     other = verdict_for(asked("gamma_delta"), EXPLAINED.__getitem__, k=5, margin=1.0)
     assert [s.subject_id for s in other.subjects] == [A, B] and outcome(other).decisive
