@@ -391,15 +391,15 @@ def inside_other_names(
     if not whole:
         return set()
     inside = set()
-    for i, name in enumerate(names):
+    distinct = [set(words(name)) for name in names]
+    for i, mine in enumerate(distinct):
         if spans(i):
             continue
         # names of as many distinct words as this one count too: "tokio-udp" written whole holds
         # the "tokio" that covers "tokio-fs" (whose "fs" is too short to be significant), and
         # "host/containerd/imgcrypt" the words of "host/containerd/containerd/v2"
-        mine = set(words(name))
         others = [span for j, span in whole
-                  if len(set(words(names[j]))) >= len(mine) and set(words(names[j])) != mine]
+                  if len(distinct[j]) >= len(mine) and distinct[j] != mine]
         if others and not still_named(i, words(without_spans(question, others))):
             inside.add(i)
     return inside

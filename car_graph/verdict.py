@@ -786,9 +786,8 @@ def writes_rare_name(retrieval: Retrieval, entities: Iterable[str]) -> bool:
     """The question writes the one-word name of one of ``entities`` ("type:key") as spelled,
     and that word is no common English word (the linker's ``common_word_zipf``): "tensorflow"
     is a name wherever it stands, "express" may be a word."""
-    threshold = LinkingSettings().common_word_zipf
     return any(len(words(name)) == 1 and written_as_spelled(name, retrieval.question)
-               and not is_common_word(name.casefold(), threshold)
+               and not is_common_word(name.casefold(), LinkingSettings.common_word_zipf)
                for name in map(_own_name, entities))
 
 
@@ -1157,6 +1156,7 @@ def unanswered(retrieval: Retrieval, groups: Sequence[tuple[str, ...]],
                and not only_qualifies(g, retrieval)
                and (writes_whole_name(retrieval, g) or writes_rare_name(retrieval, g))
                and not any(spelled_out(_own_name(e), text) for e in g for text in texts)]
+
     def note(group: tuple[str, ...]) -> str:
         name = _own_name(group[0])
         if any(set(group) & set(held.get(a, ())) for a in retrieval.anchors):
@@ -1252,8 +1252,7 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
                 distinct.append(v)
         if len(distinct) >= 2:
             # a mention dropped as weakly named is answered by nothing: unanswered may list it
-            judged = [g for v, g in zip(verdicts, groups, strict=True)
-                      if any(v is w for w, _ in kept_groups)]
+            judged = [g for _, g in kept_groups]
             texts = [title_and_text(explanations[v.subject_id]) for v in distinct
                      if v.subject_id in explanations]
             return several(retrieval, distinct + unanswered(retrieval, judged, distinct, held, texts))
