@@ -217,7 +217,9 @@ class Verdict:
         if self.kind is VerdictKind.MULTIPLE:
             return " ".join(s.summary for s in self.subjects)
         if self.kind is VerdictKind.NOT_FOUND or self.subject_id is None:
-            return f"No document found for: {self.question}"
+            # a named subject found wanting (``unanswered``) says why, in the context too
+            why = f" ({'; '.join(self.notes)})" if self.notes else ""
+            return f"No document found for: {self.question}{why}"
         subject = _name(self.subject_id, self.subject_title)
         when = f" as of {self.as_of}" if self.as_of else ""
         others = [c for c in self.controlling if c.doc_id != self.subject_id]
@@ -349,8 +351,8 @@ class Verdict:
     # -- JSON ------------------------------------------------------------------------------
     def reading_json(self) -> dict[str, Any]:
         """One reading (a candidate of an ambiguous verdict, a subject of a multiple one): the
-        top level's ``subject``, ``superseded_by`` and ``controlling`` shapes, with the
-        subject's ``status`` and its own ``verdict`` and ``summary``."""
+        top level's ``subject``, ``superseded_by``, ``controlling`` and ``notes`` shapes, with
+        the subject's ``status`` and its own ``verdict`` and ``summary``."""
         return {
             "subject": self._subject_json(),
             "status": _subject_status(self.kind),
@@ -361,6 +363,7 @@ class Verdict:
             "controlling": [_controlling_json(r) for r in self.controlling],
             # a named subject of a multiple verdict that stayed ambiguous: its readings
             "candidates": [c.reading_json() for c in self.candidates],
+            "notes": list(self.notes),
         }
 
     def _subject_json(self) -> dict[str, Any] | None:

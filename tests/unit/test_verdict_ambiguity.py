@@ -454,6 +454,10 @@ def test_a_third_name_written_whole_that_nothing_retrieved_holds_leaves_the_verd
     assert verdict.subjects[2].notes == (
         "the question names gamma-delta, which no retrieved document answers",)
     assert verdict.to_json()["subjects"][2]["verdict"] == "not_found"
+    # the reason reaches the JSON and the prompt context, not only the CLI's rendering
+    assert verdict.to_json()["subjects"][2]["notes"] == list(verdict.subjects[2].notes)
+    assert ("Subject 3: NOT FOUND. No document found for: gamma-delta (the question names "
+            "gamma-delta, which no retrieved document answers)") in verdict.context().splitlines()
     out = outcome(verdict)
     assert not out.decisive and out.ambiguous and out.subject_candidates == ((),)
     assert ("  subject: [not_found] the question names gamma-delta, which no retrieved document "
