@@ -274,7 +274,7 @@ class VerdictReport:
         def f(x: float | None) -> str:
             return "-" if x is None else f"{x:.3f}"
         header = (f"{'system':<18} {'decisive P':>10} {'coverage':>8} {'ambig':>6} "
-                  f"{'amb+gold':>8} {'stale':>6} {'stale %':>7} {'right':>6}")
+                  f"{'amb+gold':>8} {'agree':>6} {'stale':>6} {'stale %':>7} {'right':>6} {'settled':>7}")
         lines = [f"n = {self.n} queries, k = {self.k}, margin = {self.margin}", header,
                  "-" * len(header)]
         rows = [(name, s) for name, s in self.systems.items()]
@@ -282,6 +282,7 @@ class VerdictReport:
             rows += [(f"car @ margin {m:g}", s) for m, s in sorted(self.sweep.items())]
         for name, s in rows:
             lines.append(f"{name:<18} {f(s.decisive_precision):>10} {f(s.decisive_coverage):>8} "
-                         f"{s.ambiguous:>6} {f(s.ambiguous_with_gold_rate):>8} {s.stale:>6} "
-                         f"{100 * s.stale_rate:>6.2f}% {f(s.answered_right):>6}")
+                         f"{s.ambiguous:>6} {f(s.ambiguous_with_gold_rate):>8} {s.agreeing:>6} "
+                         f"{s.stale:>6} {100 * s.stale_rate:>6.2f}% {f(s.answered_right):>6} "
+                         f"{f(s.settled_right):>7}")
         return "\n".join(lines)

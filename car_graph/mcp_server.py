@@ -194,6 +194,15 @@ class ConfidenceJson(TypedDict):
     singled_out_by: str
 
 
+class AgreedJson(TypedDict):
+    """What every candidate of an ambiguous verdict reads alike (each superseded, or each
+    withdrawn, with the same controlling documents)."""
+
+    verdict: VerdictName
+    status: str
+    controlling: list[ControllingJson]
+
+
 class ReadingJson(TypedDict):
     """A candidate of an ambiguous verdict, or one subject of a question naming several."""
 
@@ -204,6 +213,7 @@ class ReadingJson(TypedDict):
     score: float | None
     superseded_by: list[HopJson]
     controlling: list[ControllingJson]
+    agreed_reading: AgreedJson | None
 
 
 class AskResult(TypedDict):
@@ -224,6 +234,7 @@ class AskResult(TypedDict):
     confidence: ConfidenceJson
     candidates: list[ReadingJson]
     subjects: list[ReadingJson]
+    agreed_reading: AgreedJson | None
     context: str
     known_at: NotRequired[str]
 

@@ -259,6 +259,8 @@ def aggregate(rows: Iterable[QueryScore | Mapping[str, Any]]) -> dict[str, Any]:
 
 DECISIVE_KINDS = frozenset({"in_force", "superseded", "partially_superseded", "withdrawn",
                             "unresolved"})
+# the readings whose agreement across an ambiguous verdict's candidates answers the question
+AGREEING_READINGS = frozenset({"superseded", "withdrawn"})
 
 
 @dataclass(frozen=True)
@@ -295,6 +297,18 @@ class VerdictOutcome:
         """Lists candidates instead of asserting: an ambiguous verdict, or a multiple one with
         a named subject left ambiguous."""
         return self.kind == "ambiguous" or (self.kind == "multiple" and bool(self.subject_candidates))
+
+    @property
+    def readings_agree(self) -> bool:
+        """An ambiguous verdict whose candidates (two or more) all read alike: each superseded,
+        or each withdrawn, with the same controlling documents -- whichever the question means,
+        the answer is the same."""
+        if self.kind != "ambiguous" or len(self.candidates) < 2:
+            return False
+        first = self.candidates[0]
+        return (first.kind in AGREEING_READINGS and bool(first.controlling)
+                and all((c.kind, c.controlling) == (first.kind, first.controlling)
+                        for c in self.candidates[1:]))
 
 
 def reading_right(reading: Reading, gold: frozenset[str], anchors: frozenset[str] | None) -> bool:
@@ -354,6 +368,10 @@ class VerdictScores:
     ambiguous_with_gold: int
     stale: int
     not_found: int
+    # ambiguous verdicts whose candidates all read alike (``VerdictOutcome.readings_agree``), and
+    # of those, the ones that list the gold reading
+    agreeing: int = 0
+    agreeing_right: int = 0
 
     @property
     def decisive_precision(self) -> float | None:
@@ -377,6 +395,12 @@ class VerdictScores:
         candidate (what a reader shown the whole verdict can act on)."""
         return (self.decisive_right + self.ambiguous_with_gold) / self.n if self.n else 0.0
 
+    @property
+    def settled_right(self) -> float:
+        """Share of all questions answered right without the reader choosing a reading: a right
+        decisive verdict, or an ambiguous one whose readings all agree and list the gold."""
+        return (self.decisive_right + self.agreeing_right) / self.n if self.n else 0.0
+
     def as_dict(self) -> dict[str, Any]:
         def r(x: float | None) -> float | None:
             return round(x, 4) if x is not None else None
@@ -390,6 +414,8 @@ class VerdictScores:
             "ambiguous_with_gold_rate": r(self.ambiguous_with_gold_rate),
             "stale": self.stale, "stale_rate": r(self.stale_rate),
             "not_found": self.not_found, "answered_right": r(self.answered_right),
+            "ambiguous_agreeing": self.agreeing, "ambiguous_agreeing_right": self.agreeing_right,
+            "settled_right": r(self.settled_right),
         }
 
 
@@ -398,7 +424,7 @@ def score_verdicts(
 ) -> VerdictScores:
     """Score (outcome, gold, anchors) triples: decisive precision and coverage, how often an
     ambiguous verdict lists the gold reading, and the stale rate."""
-    n = decisive = right = ambiguous = with_gold = stale = not_found = 0
+    n = decisive = right = ambiguous = with_gold = stale = not_found = agreeing = agreeing_right = 0
     for outcome, gold, anchors in rows:
         n += 1
         if outcome.decisive:
@@ -406,8 +432,13 @@ def score_verdicts(
             right += verdict_right(outcome, gold, anchors)
         elif outcome.ambiguous:
             ambiguous += 1
-            with_gold += gold_among_candidates(outcome, gold, anchors)
+            listed = gold_among_candidates(outcome, gold, anchors)
+            with_gold += listed
+            if outcome.readings_agree:
+                agreeing += 1
+                agreeing_right += listed
         elif outcome.kind == "not_found":
             not_found += 1
         stale += verdict_stale(outcome, gold)
-    return VerdictScores(n, decisive, right, ambiguous, with_gold, stale, not_found)
+    return VerdictScores(n, decisive, right, ambiguous, with_gold, stale, not_found,
+                         agreeing, agreeing_right)

@@ -146,6 +146,19 @@ class Corpus(Protocol):
 VOIDED_KINDS = frozenset({"superseded", "partially_superseded", "withdrawn", "unresolved"})
 
 
+# The readings an ambiguous verdict's candidates may agree on (``Verdict.agreed_reading``): each
+# voids the document wholly, so "which one is meant" does not change the answer. Not a partial
+# supersession (the rest of each stays in force) nor an unresolved one (no rule decided).
+AGREEING_KINDS = frozenset({VerdictKind.SUPERSEDED, VerdictKind.WITHDRAWN})
+
+
+def _agreement(reading: Verdict) -> str:
+    """What every reading of an ambiguous verdict says, for its summary and context."""
+    others = [c for c in reading.controlling if c.doc_id != reading.subject_id]
+    by = "; ".join(_name(c.doc_id, c.title) for c in others)
+    return f"{reading.kind.value.replace('_', ' ')}" + (f", controlled by {by}" if by else "")
+
+
 _KIND_BY_STATUS = {
     Status.ACTIVE: VerdictKind.IN_FORCE,
     Status.SUPERSEDED: VerdictKind.SUPERSEDED,
@@ -241,14 +254,35 @@ class Verdict:
         return (f"{subject} is unresolved{when}: a later document of its scope may supersede it "
                 "but no rule decided (or it sits on a supersession cycle).")
 
+    @property
+    def agreed_reading(self) -> Verdict | None:
+        """Of an ambiguous verdict whose candidates all read alike -- every one voided the same
+        way (``AGREEING_KINDS``) with the same controlling documents (four approvals of one drug,
+        all withdrawn by one withdrawal) -- the first candidate: whichever document the question
+        means, the answer is the same. None otherwise. The subject stays unasserted."""
+        if self.kind is not VerdictKind.AMBIGUOUS or len(self.candidates) < 2:
+            return None
+        first = self.candidates[0]
+        mine = {r.doc_id for r in first.controlling}
+        if first.kind not in AGREEING_KINDS or not mine:
+            return None
+        if all(c.kind is first.kind and {r.doc_id for r in c.controlling} == mine
+               for c in self.candidates[1:]):
+            return first
+        return None
+
     def _ambiguous_summary(self) -> str:
         voided = [c for c in self.candidates if c.kind.value in VOIDED_KINDS]
         head = (f"The question fits {len(self.candidates)} documents about equally well; no single "
                 "one is singled out, so none is asserted to be in force.")
         readings = " ".join(f"If it means {_name(c.subject_id or '', c.subject_title)}: {c.summary}"
                             for c in self.candidates)
-        warn = (f" {len(voided)} of these readings point to a document no longer in force."
-                if voided else "")
+        agreed = self.agreed_reading
+        if agreed is not None:
+            warn = f" Every reading agrees: {_agreement(agreed)}."
+        else:
+            warn = (f" {len(voided)} of these readings point to a document no longer in force."
+                    if voided else "")
         return f"{head}{warn} {readings}"
 
     def _title(self, doc_id: str) -> str:
@@ -307,7 +341,11 @@ class Verdict:
                          "question is ambiguous and answer for each reading below, or ask which "
                          "document is meant.")
             voided = [c for c in self.candidates if c.kind.value in VOIDED_KINDS]
-            if voided:
+            agreed = self.agreed_reading
+            if agreed is not None:
+                lines.append(f"Every reading agrees: {_agreement(agreed)}. Whichever document "
+                             "is meant, the answer is NOT in force.")
+            elif voided:
                 lines.append("Caution: " + "; ".join(
                     f"{c.subject_id} is {c.kind.value.replace('_', ' ')}" for c in voided)
                     + ". Under those readings the answer is NOT in force.")
@@ -363,6 +401,7 @@ class Verdict:
             "controlling": [_controlling_json(r) for r in self.controlling],
             # a named subject of a multiple verdict that stayed ambiguous: its readings
             "candidates": [c.reading_json() for c in self.candidates],
+            "agreed_reading": self._agreed_json(),
             "notes": list(self.notes),
         }
 
@@ -391,7 +430,17 @@ class Verdict:
                            "margin": self.margin, "singled_out_by": self.singled_out_by},
             "candidates": [c.reading_json() for c in self.candidates],
             "subjects": [s.reading_json() for s in self.subjects],
+            # an ambiguous verdict whose candidates all read alike: that reading's verdict,
+            # status and controlling documents (the subject stays unasserted)
+            "agreed_reading": self._agreed_json(),
         }
+
+    def _agreed_json(self) -> dict[str, Any] | None:
+        agreed = self.agreed_reading
+        if agreed is None:
+            return None
+        return {"verdict": agreed.kind.value, "status": _subject_status(agreed.kind),
+                "controlling": [_controlling_json(r) for r in agreed.controlling]}
 
 
 def subject_of(retrieval: Retrieval) -> str | None:

@@ -527,6 +527,65 @@ def test_score_verdicts_counts_each_outcome_class() -> None:
     assert data["decisive_precision"] == 0.5 and data["stale_rate"] == 0.2
 
 
+def test_ambiguous_readings_that_all_agree_say_so_in_summary_context_and_json() -> None:
+    # two approvals of one drug, both withdrawn by one withdrawal: still two documents the
+    # question may mean (no subject asserted), but whichever it means the answer is the same
+    first, second, withdrawal = "approval:1", "approval:2", "withdrawal:w"
+    hops = {a: Hop(from_id=a, to_id=withdrawal, rule="explicit", effective=date(2004, 1, 1),
+                   evidence="", partial=False) for a in (first, second)}
+    explained = {a: explanation(a, Status.SUPERSEDED, (result(withdrawal, a, chain=(hops[a],)),),
+                                (hops[a],)) for a in (first, second)}
+    explained[C] = EXPLAINED[C]
+    asked = Retrieval(question="Is ethinyl estradiol still approved?", as_of=None,
+                      results=(result(first, first), result(second, second)),
+                      anchors=(first, second), suppressed=0, ambiguous_scopes=(),
+                      anchor_scores=(2.0, 1.95))
+    verdict = judge(asked, explained, margin=0.25)
+    assert verdict.kind is VerdictKind.AMBIGUOUS and verdict.subject_id is None
+    assert verdict.agreed_reading is verdict.candidates[0]
+    data = verdict.to_json()
+    assert data["agreed_reading"]["verdict"] == "superseded"
+    assert [c["doc_id"] for c in data["agreed_reading"]["controlling"]] == [withdrawal]
+    assert data["subject"] is None and not data["decisive"]
+    assert f"Every reading agrees: superseded, controlled by Title {withdrawal} [{withdrawal}]" \
+        in verdict.summary
+    context = verdict.context()
+    assert "Every reading agrees" in context and "the answer is NOT in force" in context
+    assert "Caution:" not in context
+    # one reading in force among them: nothing agrees, the caution stays
+    mixed = replace(verdict, candidates=(verdict.candidates[0], judge(
+        retrieval((C,), (1.0,)), EXPLAINED, margin=0.25)))
+    assert mixed.agreed_reading is None and mixed.to_json()["agreed_reading"] is None
+    assert "Caution:" in mixed.context() and "Every reading agrees" not in mixed.summary
+    # superseded by different documents: no agreement either
+    apart = replace(verdict, candidates=(verdict.candidates[0], judge(
+        retrieval((A,), (1.0,)), EXPLAINED, margin=0.25)))
+    assert apart.agreed_reading is None
+
+
+def test_score_verdicts_counts_ambiguous_verdicts_whose_readings_agree() -> None:
+    gold, anchors = frozenset({FIX}), frozenset({A})
+    agree_right = VerdictOutcome("ambiguous", candidates=(
+        Reading(C, "superseded", frozenset({FIX})), Reading(A, "superseded", frozenset({FIX}))))
+    agree_elsewhere = VerdictOutcome("ambiguous", candidates=(
+        Reading(B, "superseded", frozenset({FIX})), Reading(C, "superseded", frozenset({FIX}))))
+    differ = VerdictOutcome("ambiguous", candidates=(
+        Reading(A, "superseded", frozenset({FIX})), Reading(B, "superseded", frozenset({B}))))
+    in_force_alike = VerdictOutcome("ambiguous", candidates=(
+        Reading(A, "in_force", frozenset({FIX})), Reading(B, "in_force", frozenset({FIX}))))
+    right = VerdictOutcome("superseded", Reading(A, "superseded", frozenset({FIX})))
+    assert agree_right.readings_agree and agree_elsewhere.readings_agree
+    assert not differ.readings_agree and not in_force_alike.readings_agree
+    assert not right.readings_agree
+    scores = score_verdicts([(o, gold, anchors) for o in
+                             (agree_right, agree_elsewhere, differ, in_force_alike, right)])
+    assert (scores.ambiguous, scores.agreeing, scores.agreeing_right) == (4, 2, 1)
+    assert scores.settled_right == 0.4
+    data = scores.as_dict()
+    assert (data["ambiguous_agreeing"], data["ambiguous_agreeing_right"]) == (2, 1)
+    assert data["settled_right"] == 0.4
+
+
 def test_in_force_of_the_gold_document_is_not_stale_and_unknown_anchors_judge_by_gold() -> None:
     in_force = VerdictOutcome("in_force", Reading(B, "in_force", frozenset({B})))
     assert not verdict_stale(in_force, frozenset({B}))
