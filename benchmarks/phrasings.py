@@ -7,8 +7,9 @@ question frame no variant family uses (outside benchmarks phrase questions their
 of the query files that carries ``info.flaw`` (the security ``flaw_shared*`` and ``lure*`` sets:
 a flaw's generic wording) is asked once per template of ``TEMPLATES``, and every row that carries
 ``info.flaws`` and ``info.products`` (the security ``two_named*`` sets) once per
-``PAIR_TEMPLATES`` (and, two consecutive such rows together, once per ``FOUR_NAMED_TEMPLATES``), and every row that carries ``info.names`` (the drug ``two_named`` set) once
-per ``NAMED_PAIR_TEMPLATES``, through
+``PAIR_TEMPLATES`` (and, two consecutive such rows together, once per ``FOUR_NAMED_TEMPLATES``), every row that carries ``info.names`` (the drug ``two_named`` set) once
+per ``NAMED_PAIR_TEMPLATES``, and every drug ``paraphrase`` row once per ``DRUG_NAME_TEMPLATES``
+(the drug's name read back from its question through its family's template), through
 ``CarClient.answer`` and scored against the row's own ``gold`` and ``anchors`` with
 ``metrics.score_verdicts`` -- gold from the variant builder, never from the code under test. The
 same wording recurs across rows (a family's boilerplate), so the report counts each distinct
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -30,6 +32,7 @@ from typing import Any
 from car_graph.client import CarClient
 from car_graph.metrics import score_verdicts, verdict_right, verdict_stale
 from car_graph.verdict import outcome
+from car_graph_benchmarks.variants import DRUG_FAMILIES
 
 # Question frames a user might write, none of them a variant family's: status words
 # ("unresolved", "open"), filler ("our scanner flagged"), imperative and noun-phrase forms.
@@ -66,6 +69,19 @@ NAMED_PAIR_TEMPLATES = {
     "patient": "A patient takes {a} with {b}; are both still available?",
 }
 
+# Frames for a question naming one drug (the drug ``paraphrase`` rows: the name is read back
+# from the row's question through its family's template), none of them a variant family's:
+# other status words ("pulled", "banned", "recalled"), a pharmacist, a stock decision.
+DRUG_NAME_TEMPLATES = {
+    "pulled": "Has {n} been pulled from the US market?",
+    "banned": "Is {n} banned in the United States?",
+    "pharmacist": "Can my pharmacist still dispense {n}?",
+    "fda-approval": "Does {n} still have FDA approval?",
+    "stock": "We would like to keep {n} in stock. Is that still allowed?",
+    "what-happened": "What happened to {n}?",
+    "recalled": "Was {n} recalled or withdrawn?",
+}
+
 # Frames for a question about four products' flaws: two consecutive pair rows asked together,
 # their anchors and gold joined (each product's flaw beside it, as a list or in quotes).
 FOUR_NAMED_TEMPLATES = {
@@ -74,6 +90,17 @@ FOUR_NAMED_TEMPLATES = {
     "four-list": "Status check: {fa} in {a}; {fb} in {b}; {fc} in {c}; {fd} in {d}. "
                  "Which are still open?",
 }
+
+
+def drug_name(row: dict[str, Any]) -> str | None:
+    """The drug name a drug ``paraphrase`` row's question gives, read back through its family's
+    template ({t} or {g}); None for any other row."""
+    template = DRUG_FAMILIES["paraphrase"].get(row.get("family", ""))
+    if row.get("set") != "paraphrase" or not str(row.get("id", "")).startswith("drug-") or not template:
+        return None
+    head, _, tail = template.replace("{g}", "{t}").partition("{t}")
+    found = re.fullmatch(re.escape(head) + "(.+)" + re.escape(tail), row["question"])
+    return found.group(1) if found else None
 
 
 def questions(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -93,6 +120,9 @@ def questions(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
             a, b = info["names"]
             asked_as = [(family, template.format(a=a, b=b))
                         for family, template in NAMED_PAIR_TEMPLATES.items()]
+        elif (name := drug_name(row)) is not None:
+            asked_as = [(family, template.format(n=name))
+                        for family, template in DRUG_NAME_TEMPLATES.items()]
         for family, text in asked_as:
             text = text[0].upper() + text[1:]
             asked.setdefault(text, {**row, "question": text, "template": family})

@@ -1171,6 +1171,45 @@ def answered_subject(verdict: Verdict, retrieval: Retrieval, held: Mapping[str, 
     return None
 
 
+def voided_by_every_candidate(verdict: Verdict, retrieval: Retrieval,
+                              explanations: Mapping[str, Explanation],
+                              held: Mapping[str, Iterable[str]],
+                              corpus: Corpus | None = None) -> str | None:
+    """Of an AMBIGUOUS verdict whose every candidate is an answer -- in force, of a kind that
+    only voids others (``voiding_kinds``, ``Corpus.answering_kinds``) -- the one document all of
+    them directly and wholly supersede (edges in force on the retrieval's date), when it is one
+    of the retrieved anchors and holds every mention the question makes: "Has adenosine
+    phosphate been pulled from the US market?" ranks the drug's two withdrawals (US; US in 1973)
+    above its approval, but asks about the approval, which both withdraw. Candidates voiding
+    different documents, or several in common, leave the verdict as it is; so does a question
+    that names nothing (elimination is no evidence about it)."""
+    if verdict.kind is not VerdictKind.AMBIGUOUS or len(verdict.candidates) < 2:
+        return None
+    close = [c.subject_id for c in verdict.candidates]
+    if any(c.kind is not VerdictKind.IN_FORCE or c.subject_id not in explanations
+           for c in verdict.candidates):
+        return None
+    answers = voiding_kinds([a for a in close if a], explanations)
+    if corpus is not None:
+        answers |= corpus.answering_kinds(retrieval.as_of, retrieval.known_at)
+    common: set[str] | None = None
+    for anchor in close:
+        explanation = explanations[anchor or ""]
+        if explanation.kind not in answers:
+            return None
+        voids = {h.from_id for h in explanation.supersedes
+                 if not h.partial and in_force_on(h, retrieval.as_of)}
+        common = voids if common is None else common & voids
+    if not common or len(common) != 1:
+        return None
+    (subject,) = common
+    groups = question_mentions(retrieval)
+    mine = set(held.get(subject, ()))  # what an anchor holds; nothing known of any other
+    if not groups or not all(set(g) & mine for g in groups):
+        return None
+    return subject
+
+
 def named_verdict(retrieval: Retrieval, holders: Sequence[str], group: Sequence[str],
                   explanations: Mapping[str, Explanation], held: Mapping[str, Iterable[str]],
                   margin: float = VERDICT_MARGIN, sharers: QuoteSharers | None = None,
@@ -1318,6 +1357,13 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
         verdict = replace(decide(retrieval, explanations[answered]),
                           score=scores.get(answered), lead=verdict.lead, margin=margin,
                           singled_out_by="answered by the top match")
+    voided = voided_by_every_candidate(verdict, retrieval, explanations, held, corpus)
+    if voided is not None:
+        explanations[voided] = closure_of(voided)
+        verdict = replace(decide(retrieval, explanations[voided]),
+                          score=_score_of(retrieval, voided), lead=verdict.lead, margin=margin,
+                          singled_out_by="voided by every close candidate")
+
     def text_of(anchor: str) -> str:
         if anchor not in explanations:
             explanations[anchor] = closure_of(anchor)

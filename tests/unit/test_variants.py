@@ -17,6 +17,7 @@ from car_graph.metrics import SupersessionGraph
 from car_graph.records import read_jsonl
 from car_graph.rules import bundled_rules
 from car_graph_benchmarks import variants as vmod
+from car_graph_benchmarks.phrasings import DRUG_NAME_TEMPLATES, drug_name, questions
 from car_graph_benchmarks.questions import one_edit
 
 # The suites read the raw corpora through the ``raw_corpora`` fixture (tests/corpora.py), which
@@ -397,3 +398,16 @@ def test_shared_flaw_wording_fits_a_few_documents_not_hundreds(security_suite):
             own = dict(ranked)[row["anchors"][0]]
             fitting = [doc for doc, score in ranked if score >= vmod.FIT_SHARE * own]
             assert 2 <= len(fitting) <= vmod.FIT_TOP, (row["question"], len(fitting))
+
+
+def test_the_phrasings_probe_reads_the_drug_name_back_from_each_paraphrase_family() -> None:
+    for family, template in vmod.DRUG_FAMILIES["paraphrase"].items():
+        row = {"id": "drug-paraphrase-0001", "set": "paraphrase", "family": family,
+               "question": template.format(t="Vioxx (Rofecoxib)", g="Vioxx (Rofecoxib)"),
+               "gold": [], "anchors": []}
+        assert drug_name(row) == "Vioxx (Rofecoxib)", family
+        asked = questions([row])
+        assert len(asked) == len(DRUG_NAME_TEMPLATES)
+        assert all("Vioxx (Rofecoxib)" in q for q in asked)
+    assert drug_name({"id": "security-paraphrase-0001", "set": "paraphrase", "family": "legal",
+                      "question": "Is x still a legal prescription drug in the US?"}) is None

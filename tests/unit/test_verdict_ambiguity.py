@@ -14,6 +14,7 @@ from car_graph.metrics import Reading, VerdictOutcome, score_verdicts, verdict_s
 from car_graph.types import Explanation, Hop, Result, Retrieval, Status
 from car_graph.verdict import (
     MAX_QUOTE_SHARERS,
+    Verdict,
     VerdictKind,
     answered_subject,
     answering,
@@ -561,6 +562,69 @@ def test_ambiguous_readings_that_all_agree_say_so_in_summary_context_and_json() 
     apart = replace(verdict, candidates=(verdict.candidates[0], judge(
         retrieval((A,), (1.0,)), EXPLAINED, margin=0.25)))
     assert apart.agreed_reading is None
+
+
+def test_answers_that_all_void_one_retrieved_document_make_it_the_subject() -> None:
+    # "Has adenosine phosphate been pulled from the US market?": the drug's two withdrawals
+    # fit the words best; both withdraw its approval, which the question is about
+    approval, first, second, other = "approval:p", "withdrawal:1", "withdrawal:2", "approval:q"
+    hop = {w: Hop(from_id=approval, to_id=w, rule="explicit", effective=date(1973, 1, 1),
+                  evidence="", partial=False) for w in (first, second)}
+    drug = "drug:adenosine phosphate"
+
+    def withdrawal(doc_id: str, voids: str) -> Explanation:
+        voiding = Hop(from_id=voids, to_id=doc_id, rule="explicit", effective=date(1973, 1, 1),
+                      evidence="", partial=False)
+        return replace(explanation(doc_id, Status.ACTIVE, (result(doc_id, doc_id),)),
+                       supersedes=(voiding,), kind="withdrawal")
+
+    explained = {
+        first: withdrawal(first, approval), second: withdrawal(second, approval),
+        approval: replace(explanation(approval, Status.SUPERSEDED,
+                                      tuple(result(w, approval, chain=(hop[w],)) for w in hop),
+                                      tuple(hop.values())), kind="approval"),
+    }
+
+    def asked(entities: tuple[str, ...] = (drug,), anchors: tuple[str, ...] = (first, second, approval),
+              found: dict[str, Explanation] = explained) -> Verdict:
+        r = Retrieval(question="Has adenosine phosphate been pulled from the US market?",
+                      as_of=None, results=tuple(result(a, a) for a in anchors), anchors=anchors,
+                      suppressed=0, ambiguous_scopes=(), question_entities=entities,
+                      anchor_scores=(3.0, 2.8, 1.9, 1.8)[:len(anchors)],
+                      anchor_held=tuple((drug,) for _ in anchors),
+                      anchor_text_scores=(2.0, 1.8, 0.9, 0.8)[:len(anchors)])
+        return verdict_for(r, found.__getitem__, k=5, margin=1.0,
+                           corpus=FakeCorpus(answering=frozenset({"withdrawal"})))
+
+    verdict = asked()
+    assert verdict.kind is VerdictKind.SUPERSEDED and verdict.subject_id == approval
+    assert {c.doc_id for c in verdict.controlling} == {first, second}
+    assert verdict.singled_out_by == "voided by every close candidate"
+    # the question names nothing: no evidence for the approval, the answers stay the readings
+    assert asked(entities=()).kind is VerdictKind.AMBIGUOUS
+    # the voided document was not retrieved: nothing says what it holds
+    assert asked(anchors=(first, second)).kind is VerdictKind.AMBIGUOUS
+    # the two withdrawals void different approvals: two documents the question may mean
+    apart = {**explained, second: withdrawal(second, other)}
+    assert asked(found=apart).kind is VerdictKind.AMBIGUOUS
+    # they both void two retrieved documents: either may be meant
+    both = {w: replace(explained[w], supersedes=(*explained[w].supersedes, Hop(
+        from_id=other, to_id=w, rule="explicit", effective=None, evidence="", partial=False)))
+        for w in (first, second)}
+    assert asked(found={**explained, **both}, anchors=(first, second, approval, other)
+                 ).kind is VerdictKind.AMBIGUOUS
+    # a withdrawal of part of it does not void it wholly
+    part = replace(explained[second], supersedes=(replace(explained[second].supersedes[0],
+                                                          partial=True),))
+    assert asked(found={**explained, second: part}).kind is VerdictKind.AMBIGUOUS
+    # candidates of a kind not known to answer are readings, whatever they supersede
+    notices = {w: replace(explained[w], kind="notice") for w in (first, second)}
+    assert asked(found={**explained, **notices}).kind is VerdictKind.AMBIGUOUS
+    # without knowing withdrawals to be answers, they are readings like any other
+    r = Retrieval(question="q", as_of=None, results=(result(first, first), result(second, second)),
+                  anchors=(first, second), suppressed=0, ambiguous_scopes=(),
+                  question_entities=(drug,), anchor_scores=(3.0, 2.8), anchor_held=((drug,), (drug,)))
+    assert verdict_for(r, explained.__getitem__, k=5, margin=1.0).kind is VerdictKind.AMBIGUOUS
 
 
 def test_score_verdicts_counts_ambiguous_verdicts_whose_readings_agree() -> None:
