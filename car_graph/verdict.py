@@ -1148,27 +1148,31 @@ def named_subjects(retrieval: Retrieval, held: Mapping[str, Iterable[str]],
 
 def answered_subject(verdict: Verdict, retrieval: Retrieval, held: Mapping[str, Iterable[str]],
                      subject: Explanation, k: int) -> str | None:
-    """The anchor an IN FORCE subject answers: another of the top k anchors that holds every
-    mention the subject holds (at least one; a mention as ``mention_groups`` reads it: one name
-    in two registries, "debian:pillow" and "pypi:pillow", is one) and that the subject directly
-    supersedes (``subject``: its explanation). A release that lists the identifier of the
-    advisory it fixes outranks the advisory, but the question names the advisory; the release
-    is its answer. Read from the subject's own closure: no further statement unless one is
-    found."""
+    """The best-ranked of ``answered_subjects``; None when there is none."""
+    answered = answered_subjects(verdict, retrieval, held, subject, k)
+    return answered[0] if answered else None
+
+
+def answered_subjects(verdict: Verdict, retrieval: Retrieval, held: Mapping[str, Iterable[str]],
+                      subject: Explanation, k: int) -> tuple[str, ...]:
+    """The anchors an IN FORCE subject answers, best-ranked first: others of the top k anchors
+    that each hold every mention the subject holds (at least one; a mention as
+    ``mention_groups`` reads it: one name in two registries, "debian:pillow" and "pypi:pillow",
+    is one) and that the subject directly supersedes (``subject``: its explanation). A release
+    that lists the identifier of the advisory it fixes outranks the advisory, but the question
+    names the advisory; the release is its answer. Read from the subject's own closure: no
+    further statement unless one is found."""
     if verdict.kind is not VerdictKind.IN_FORCE or verdict.subject_id != subject.doc_id:
-        return None
+        return ()
     mine = set(held.get(subject.doc_id, ())) & set(retrieval.question_entities)
     if not mine:
-        return None
+        return ()
     groups = [set(g) for g in question_mentions(retrieval)
               if mine & set(g)]
     answered = {h.from_id for h in subject.supersedes if in_force_on(h, retrieval.as_of)}
-    for anchor in retrieval.anchors[:k]:
-        theirs = set(held.get(anchor, ()))
-        if (anchor in answered and anchor != subject.doc_id
-                and all(g & theirs for g in groups)):
-            return anchor
-    return None
+    return tuple(anchor for anchor in retrieval.anchors[:k]
+                 if anchor in answered and anchor != subject.doc_id
+                 and all(g & set(held.get(anchor, ())) for g in groups))
 
 
 def voided_by_every_candidate(verdict: Verdict, retrieval: Retrieval,
@@ -1349,14 +1353,24 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
             return several(retrieval, distinct + unanswered(retrieval, judged, distinct, held, texts))
     verdict = judge(retrieval, explanations, margin, k, held, sharers=sharers, corpus=corpus)
     top = verdict.subject_id
-    answered = (answered_subject(verdict, retrieval, held, explanations[top], k)
-                if top is not None and top in explanations else None)
-    if answered is not None:
-        explanations[answered] = closure_of(answered)
-        scores = dict(zip(retrieval.anchors, retrieval.anchor_scores, strict=False))
-        verdict = replace(decide(retrieval, explanations[answered]),
-                          score=scores.get(answered), lead=verdict.lead, margin=margin,
-                          singled_out_by="answered by the top match")
+    answered = (answered_subjects(verdict, retrieval, held, explanations[top], k)
+                if top is not None and top in explanations else ())
+    # the documents it answers that the question fits about equally well (within the margin of
+    # the best): two approvals of one drug that one withdrawal voids, and a question that names
+    # only the drug, may mean either
+    if answered and len(retrieval.anchor_scores) == len(retrieval.anchors):
+        best = _score_of(retrieval, answered[0]) or 0.0
+        answered = tuple(a for a in answered if best - (_score_of(retrieval, a) or 0.0) <= margin)
+    else:  # without scores (a hand-made retrieval), the best-ranked only
+        answered = answered[:1]
+    for anchor in answered:
+        explanations[anchor] = closure_of(anchor)
+    if len(answered) == 1:
+        verdict = replace(decide(retrieval, explanations[answered[0]]),
+                          score=_score_of(retrieval, answered[0]), lead=verdict.lead,
+                          margin=margin, singled_out_by="answered by the top match")
+    elif answered:
+        verdict = _ambiguous(retrieval, explanations, answered, margin, verdict.lead, answered[0])
     voided = voided_by_every_candidate(verdict, retrieval, explanations, held, corpus)
     if voided is not None:
         explanations[voided] = closure_of(voided)

@@ -913,6 +913,29 @@ def test_the_release_that_holds_the_identifier_of_the_advisory_it_fixes_is_its_a
     assert answered_subject(top, replace(r, as_of=date(2020, 6, 1)), held, explained[FIX], 5) is None
 
 
+def test_a_fix_answering_two_documents_the_question_fits_alike_leaves_them_both_open() -> None:
+    # FIX (a withdrawal) voids A and C, two approvals of the drug the question names; they rank
+    # within the margin of each other: either may be meant, and both read alike
+    fixes_c = replace(FIXES_A, from_id=C)
+    explained = {**EXPLAINED, FIX: replace(EXPLAINED[FIX], supersedes=(FIXES_A, fixes_c)),
+                 C: explanation(C, Status.SUPERSEDED, (result(FIX, C, chain=(fixes_c,)),),
+                                (fixes_c,))}
+
+    def asked(scores: tuple[float, float, float]) -> Verdict:
+        r = replace(retrieval((FIX, A, C), scores, entities=("drug:alpha",)),
+                    anchor_held=(("drug:alpha",),) * 3)
+        return verdict_for(r, explained.__getitem__, k=5, margin=1.0)
+
+    tied = asked((3.0, 1.85, 1.83))
+    assert tied.kind is VerdictKind.AMBIGUOUS
+    assert [c.subject_id for c in tied.candidates] == [A, C]
+    assert tied.agreed_reading is not None and tied.agreed_reading.kind is VerdictKind.SUPERSEDED
+    # one of them fits the question far better: it is the one answered
+    clear = asked((3.0, 1.9, 0.5))
+    assert clear.kind is VerdictKind.SUPERSEDED and clear.subject_id == A
+    assert clear.singled_out_by == "answered by the top match"
+
+
 def test_a_subject_named_by_a_name_alone_that_fits_nothing_else_is_not_asserted() -> None:
     # B holds the name the question gives, leads by the margin, but its text fits the
     # question's other words at 0.2: the name is an ordinary word of the question
