@@ -8,8 +8,10 @@ of the query files that carries ``info.flaw`` (the security ``flaw_shared*`` and
 a flaw's generic wording) is asked once per template of ``TEMPLATES``, and every row that carries
 ``info.flaws`` and ``info.products`` (the security ``two_named*`` sets) once per
 ``PAIR_TEMPLATES`` (and, two consecutive such rows together, once per ``FOUR_NAMED_TEMPLATES``), every row that carries ``info.names`` (the drug ``two_named`` set) once
-per ``NAMED_PAIR_TEMPLATES``, and every drug ``paraphrase`` row once per ``DRUG_NAME_TEMPLATES``
-(the drug's name read back from its question through its family's template), through
+per ``NAMED_PAIR_TEMPLATES``, every row that carries ``info.identifier`` and ``info.product``
+(the security ``structured`` set) once per ``IDENTIFIER_TEMPLATES``, and every drug
+``paraphrase`` row once per ``DRUG_NAME_TEMPLATES`` (the drug's name read back from its question
+through its family's template), through
 ``CarClient.answer`` and scored against the row's own ``gold`` and ``anchors`` with
 ``metrics.score_verdicts`` -- gold from the variant builder, never from the code under test. The
 same wording recurs across rows (a family's boilerplate), so the report counts each distinct
@@ -69,6 +71,18 @@ NAMED_PAIR_TEMPLATES = {
     "patient": "A patient takes {a} with {b}; are both still available?",
 }
 
+# Frames for a question giving an advisory's identifier and its product (the security
+# ``structured`` rows, whose ``info`` carries both), none of them a variant family's: an SBOM
+# finding, exploitability, "anymore", a version asked for.
+IDENTIFIER_TEMPLATES = {
+    "sbom": "Our SBOM flags {id} in {p}. Is action still needed?",
+    "exploitable": "Is {id} exploitable in the current {p} release?",
+    "anymore": "Is {id} a problem for {p} users anymore?",
+    "which-version": "Was {id} ever fixed for {p}, and in which version?",
+    "worry": "Should we still worry about {id} ({p})?",
+    "resolved": "{p} and {id}: resolved?",
+}
+
 # Frames for a question naming one drug (the drug ``paraphrase`` rows: the name is read back
 # from the row's question through its family's template), none of them a variant family's:
 # other status words ("pulled", "banned", "recalled"), a pharmacist, a stock decision.
@@ -120,6 +134,9 @@ def questions(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
             a, b = info["names"]
             asked_as = [(family, template.format(a=a, b=b))
                         for family, template in NAMED_PAIR_TEMPLATES.items()]
+        elif info.get("identifier") and info.get("product"):
+            asked_as = [(family, template.format(id=info["identifier"], p=info["product"]))
+                        for family, template in IDENTIFIER_TEMPLATES.items()]
         elif (name := drug_name(row)) is not None:
             asked_as = [(family, template.format(n=name))
                         for family, template in DRUG_NAME_TEMPLATES.items()]

@@ -17,7 +17,12 @@ from car_graph.metrics import SupersessionGraph
 from car_graph.records import read_jsonl
 from car_graph.rules import bundled_rules
 from car_graph_benchmarks import variants as vmod
-from car_graph_benchmarks.phrasings import DRUG_NAME_TEMPLATES, drug_name, questions
+from car_graph_benchmarks.phrasings import (
+    DRUG_NAME_TEMPLATES,
+    IDENTIFIER_TEMPLATES,
+    drug_name,
+    questions,
+)
 from car_graph_benchmarks.questions import one_edit
 
 # The suites read the raw corpora through the ``raw_corpora`` fixture (tests/corpora.py), which
@@ -411,3 +416,13 @@ def test_the_phrasings_probe_reads_the_drug_name_back_from_each_paraphrase_famil
         assert all("Vioxx (Rofecoxib)" in q for q in asked)
     assert drug_name({"id": "security-paraphrase-0001", "set": "paraphrase", "family": "legal",
                       "question": "Is x still a legal prescription drug in the US?"}) is None
+
+
+def test_the_phrasings_probe_asks_an_identifier_row_in_every_identifier_frame() -> None:
+    row = {"id": "security-structured-0004", "set": "structured", "family": "need-upgrade",
+           "question": "Do I need to upgrade Go because of CVE-2020-16845?", "gold": [],
+           "anchors": [], "info": {"identifier": "CVE-2020-16845", "product": "Go"}}
+    asked = questions([row])
+    assert len(asked) == len(IDENTIFIER_TEMPLATES)
+    assert all("CVE-2020-16845" in q and "Go" in q for q in asked)
+    assert {r["template"] for r in asked.values()} == set(IDENTIFIER_TEMPLATES)
