@@ -9,9 +9,10 @@ a flaw's generic wording) is asked once per template of ``TEMPLATES``, and every
 ``info.flaws`` and ``info.products`` (the security ``two_named*`` sets) once per
 ``PAIR_TEMPLATES`` (and, two consecutive such rows together, once per ``FOUR_NAMED_TEMPLATES``), every row that carries ``info.names`` (the drug ``two_named`` set) once
 per ``NAMED_PAIR_TEMPLATES``, every row that carries ``info.identifier`` and ``info.product``
-(the security ``structured`` set) once per ``IDENTIFIER_TEMPLATES``, and every drug
-``paraphrase`` row once per ``DRUG_NAME_TEMPLATES`` (the drug's name read back from its question
-through its family's template), through
+(the security ``structured`` set) once per ``IDENTIFIER_TEMPLATES``, every law benchmark row
+(``info.entity``: the case's name) once per ``CASE_TEMPLATES``, and every drug
+``paraphrase`` row and drug benchmark row once per ``DRUG_NAME_TEMPLATES`` (the drug's name read
+back from its question through its family's template, or the row's ``info.entity``), through
 ``CarClient.answer`` and scored against the row's own ``gold`` and ``anchors`` with
 ``metrics.score_verdicts`` -- gold from the variant builder, never from the code under test. The
 same wording recurs across rows (a family's boilerplate), so the report counts each distinct
@@ -83,6 +84,16 @@ IDENTIFIER_TEMPLATES = {
     "resolved": "{p} and {id}: resolved?",
 }
 
+# Frames for a question naming one decision (the law benchmark's rows, whose ``info.entity``
+# is the case's name), none of the benchmark's own law templates: overruled, a brief, citing.
+CASE_TEMPLATES = {
+    "cite": "Can I still cite {e} as good law?",
+    "overruled": "Has {e} been overruled?",
+    "brief": "My brief relies on {e}. Is that safe?",
+    "valid": "Does {e} remain valid after later decisions?",
+    "authority": "What is the current authority on the question decided in {e}?",
+}
+
 # Frames for a question naming one drug (the drug ``paraphrase`` rows: the name is read back
 # from the row's question through its family's template), none of them a variant family's:
 # other status words ("pulled", "banned", "recalled"), a pharmacist, a stock decision.
@@ -108,7 +119,10 @@ FOUR_NAMED_TEMPLATES = {
 
 def drug_name(row: dict[str, Any]) -> str | None:
     """The drug name a drug ``paraphrase`` row's question gives, read back through its family's
-    template ({t} or {g}); None for any other row."""
+    template ({t} or {g}), or a drug benchmark row's ``info.entity``; None for any other row."""
+    info = row.get("info") or {}
+    if info.get("domain") == "drug" and info.get("entity"):
+        return str(info["entity"])
     template = DRUG_FAMILIES["paraphrase"].get(row.get("family", ""))
     if row.get("set") != "paraphrase" or not str(row.get("id", "")).startswith("drug-") or not template:
         return None
@@ -134,6 +148,9 @@ def questions(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
             a, b = info["names"]
             asked_as = [(family, template.format(a=a, b=b))
                         for family, template in NAMED_PAIR_TEMPLATES.items()]
+        elif info.get("domain") == "law" and info.get("entity"):
+            asked_as = [(family, template.format(e=info["entity"]))
+                        for family, template in CASE_TEMPLATES.items()]
         elif info.get("identifier") and info.get("product"):
             asked_as = [(family, template.format(id=info["identifier"], p=info["product"]))
                         for family, template in IDENTIFIER_TEMPLATES.items()]

@@ -18,6 +18,7 @@ from car_graph.records import read_jsonl
 from car_graph.rules import bundled_rules
 from car_graph_benchmarks import variants as vmod
 from car_graph_benchmarks.phrasings import (
+    CASE_TEMPLATES,
     DRUG_NAME_TEMPLATES,
     IDENTIFIER_TEMPLATES,
     drug_name,
@@ -426,3 +427,14 @@ def test_the_phrasings_probe_asks_an_identifier_row_in_every_identifier_frame() 
     assert len(asked) == len(IDENTIFIER_TEMPLATES)
     assert all("CVE-2020-16845" in q and "Go" in q for q in asked)
     assert {r["template"] for r in asked.values()} == set(IDENTIFIER_TEMPLATES)
+
+
+def test_the_phrasings_probe_asks_benchmark_rows_by_their_case_or_drug() -> None:
+    case = {"id": "law-q0003", "question": "Would a court today still follow Pace v. Alabama?",
+            "gold": [], "anchors": [], "info": {"domain": "law", "entity": "Pace v. Alabama"}}
+    drug = {"id": "drug-q0006", "question": "Is the analgesic Aspirin still approved?",
+            "gold": [], "anchors": [], "info": {"domain": "drug", "entity": "Aspirin"}}
+    assert drug_name(drug) == "Aspirin" and drug_name(case) is None
+    assert {r["template"] for r in questions([case]).values()} == set(CASE_TEMPLATES)
+    assert all("Pace v. Alabama" in q for q in questions([case]))
+    assert {r["template"] for r in questions([drug]).values()} == set(DRUG_NAME_TEMPLATES)
