@@ -1440,24 +1440,31 @@ def inside_quote_of_another(verdict: Verdict, group: Sequence[str], verdicts: Se
                             held: Mapping[str, Iterable[str]],
                             sharers: QuoteSharers | None = None) -> bool:
     """The verdict's mention (``group``) is written inside a passage the question quotes from
-    another decisive subject's title and text (``written_inside_quote``), a subject that does
-    not hold the mention; and the question quotes nothing of the verdict's own subject, and no
-    more than ``MAX_QUOTE_SHARERS`` others hold the quoted passage (``few_share``): the name is
-    a word of the quote, not a further subject."""
+    another subject's title and text (``written_inside_quote``) -- a decisive subject, or one
+    reading of a subject left ambiguous (the question quotes one of two near-identical python-gnupg
+    advisories: "the shell_quote function does not properly quote strings ..."; "shell_quote" links
+    the package shell-quote) -- a document that does not hold the mention; and the question quotes
+    nothing of the verdict's own subject, and no more than ``MAX_QUOTE_SHARERS`` others hold the
+    quoted passage (``few_share``): the name is a word of the quote, not a further subject."""
     own = verdict.subject_id
     said = words(retrieval.question)
     for other in verdicts:
-        subject = other.subject_id
-        if (other is verdict or not other.decisive or subject is None or subject == own
-                or subject not in explanations or not set(group).isdisjoint(held.get(subject, ()))):
+        if other is verdict:
             continue
-        text = title_and_text(explanations[subject])
-        if written_inside_quote(group, said, text):
-            # the look-ups last: each is a statement
-            passage = quoted_run(retrieval.question, text, names=name_positions(retrieval))
-            if passage is not None and few_share(sharers, subject, passage):
-                return own is None or own not in explanations or not quoted_whole_or_in_part(
-                    retrieval, explanations[own], sharers)
+        readings = ([other] if other.decisive
+                    else list(other.candidates) if other.kind is VerdictKind.AMBIGUOUS else [])
+        for reading in readings:
+            subject = reading.subject_id
+            if (subject is None or subject == own or subject not in explanations
+                    or not set(group).isdisjoint(held.get(subject, ()))):
+                continue
+            text = title_and_text(explanations[subject])
+            if written_inside_quote(group, said, text):
+                # the look-ups last: each is a statement
+                passage = quoted_run(retrieval.question, text, names=name_positions(retrieval))
+                if passage is not None and few_share(sharers, subject, passage):
+                    return own is None or own not in explanations or not quoted_whole_or_in_part(
+                        retrieval, explanations[own], sharers)
     return False
 
 

@@ -1389,6 +1389,32 @@ def test_a_name_written_inside_another_subjects_quoted_sentence_is_no_subject_of
                     "beta issue?") == [A, C, B]
 
 
+def test_a_name_inside_a_sentence_quoted_from_a_reading_of_an_ambiguous_subject_is_no_subject() -> None:
+    # alpha has two advisories with the same sentence (A superseded, A2 in force): the question
+    # quoting it leaves alpha ambiguous between them, and "gamma", inside the quote, names no
+    # third subject (C, gamma's own advisory, said to be in force)
+    a_text = ("The token middleware in Acme alpha before 1.6.0 and gamma before 1.4.0 disables "
+              "certificate verification when the insecure option is set, regardless of the value.")
+    a2 = "adv:a2"
+    explained = {**EXPLAINED, A: replace(EXPLAINED[A], text=a_text),
+                 a2: replace(explanation(a2, Status.ACTIVE, (result(a2, a2),),
+                                         scope=("product:alpha",)), text=a_text)}
+    question = ("What is the status of the token middleware in Acme gamma disables certificate "
+                "verification when the insecure option is set regardless of the value in alpha "
+                "and of the beta issue?")
+    r = replace(retrieval((A, a2, C, B), (3.0, 2.95, 2.9, 2.8),
+                          entities=("product:alpha", "product:gamma", "product:beta")),
+                question=question,
+                anchor_held=(("product:alpha",), ("product:alpha",), ("product:gamma",),
+                             ("product:beta",)),
+                anchor_text_scores=(2.0, 2.0, 1.5, 1.5))
+    verdict = verdict_for(r, explained.__getitem__, k=5, margin=1.0, sharers=lambda d, p: 0)
+    assert verdict.kind is VerdictKind.MULTIPLE
+    alpha, beta = verdict.subjects
+    assert alpha.kind is VerdictKind.AMBIGUOUS and {c.subject_id for c in alpha.candidates} == {A, a2}
+    assert beta.subject_id == B
+
+
 def test_reach_is_the_longest_run_from_each_position_of_the_question() -> None:
     # against the definition, on random word sequences over a small vocabulary (many repeats)
     rng = random.Random(7)
