@@ -10,7 +10,8 @@ a flaw's generic wording) is asked once per template of ``TEMPLATES``, and every
 ``PAIR_TEMPLATES`` (and, two consecutive such rows together, once per ``FOUR_NAMED_TEMPLATES``), every row that carries ``info.names`` (the drug ``two_named`` set) once
 per ``NAMED_PAIR_TEMPLATES``, every row that carries ``info.identifier`` and ``info.product``
 (the security ``structured`` set) once per ``IDENTIFIER_TEMPLATES``, every law benchmark row
-(``info.entity``: the case's name) once per ``CASE_TEMPLATES``, and every drug
+(``info.entity``: the case's name) once per ``CASE_TEMPLATES``, every drug ``masked_*`` row once
+per ``MASKED_TEMPLATES`` frame of its family's facts, and every drug
 ``paraphrase`` row and drug benchmark row once per ``DRUG_NAME_TEMPLATES`` (the drug's name read
 back from its question through its family's template, or the row's ``info.entity``), through
 ``CarClient.answer`` and scored against the row's own ``gold`` and ``anchors`` with
@@ -35,7 +36,7 @@ from typing import Any
 from car_graph.client import CarClient
 from car_graph.metrics import score_verdicts, verdict_right, verdict_stale
 from car_graph.verdict import outcome
-from car_graph_benchmarks.variants import DRUG_FAMILIES
+from car_graph_benchmarks.variants import _MASKED_FACTS, DRUG_FAMILIES
 
 # Question frames a user might write, none of them a variant family's: status words
 # ("unresolved", "open"), filler ("our scanner flagged"), imperative and noun-phrase forms.
@@ -94,6 +95,19 @@ CASE_TEMPLATES = {
     "authority": "What is the current authority on the question decided in {e}?",
 }
 
+# Frames for a question that masks the drug and gives only its facts (the drug masked_* rows),
+# by the facts they use: a row is asked only in the frames of its own family's facts
+# (``variants._MASKED_FACTS``), the facts the builder checked to be unique (or shared) for it.
+MASKED_TEMPLATES: dict[tuple[str, ...], dict[str, str]] = {
+    ("ind",): {
+        "masked-pulled": "Has the drug for {ind} been pulled from the market?",
+        "masked-banned": "Is the medicine given for {ind} banned now?",
+    },
+    ("cls", "ind"): {"masked-class-withdrawn": "Was the {cls} for {ind} withdrawn?"},
+    ("moa", "ind"): {"masked-moa-order": "Can we still order the {ind} drug that works by {moa}?"},
+    ("cls", "ind", "moa"): {"masked-profile": "A {cls} for {ind} ({moa}): still approved?"},
+}
+
 # Frames for a question naming one drug (the drug ``paraphrase`` rows: the name is read back
 # from the row's question through its family's template), none of them a variant family's:
 # other status words ("pulled", "banned", "recalled"), a pharmacist, a stock decision.
@@ -148,6 +162,10 @@ def questions(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
             a, b = info["names"]
             asked_as = [(family, template.format(a=a, b=b))
                         for family, template in NAMED_PAIR_TEMPLATES.items()]
+        elif str(row.get("set", "")).startswith("masked") and row.get("family") in _MASKED_FACTS:
+            keys = _MASKED_FACTS[row["family"]]
+            asked_as = [(family, template.format(**{k: str(info[k]).lower() for k in keys}))
+                        for family, template in MASKED_TEMPLATES.get(keys, {}).items()]
         elif info.get("domain") == "law" and info.get("entity"):
             asked_as = [(family, template.format(e=info["entity"]))
                         for family, template in CASE_TEMPLATES.items()]

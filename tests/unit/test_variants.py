@@ -21,6 +21,7 @@ from car_graph_benchmarks.phrasings import (
     CASE_TEMPLATES,
     DRUG_NAME_TEMPLATES,
     IDENTIFIER_TEMPLATES,
+    MASKED_TEMPLATES,
     drug_name,
     questions,
 )
@@ -438,3 +439,14 @@ def test_the_phrasings_probe_asks_benchmark_rows_by_their_case_or_drug() -> None
     assert {r["template"] for r in questions([case]).values()} == set(CASE_TEMPLATES)
     assert all("Pace v. Alabama" in q for q in questions([case]))
     assert {r["template"] for r in questions([drug]).values()} == set(DRUG_NAME_TEMPLATES)
+
+
+def test_the_phrasings_probe_asks_a_masked_row_only_with_its_own_familys_facts() -> None:
+    row = {"id": "drug-masked_shared-0005", "set": "masked_shared", "family": "indicated-for",
+           "question": "Is the drug indicated for convulsion still approved?", "gold": [],
+           "anchors": [], "info": {"ind": "Convulsion", "cls": "Anticonvulsant", "moa": "GABA"}}
+    asked = questions([row])
+    assert {r["template"] for r in asked.values()} == set(MASKED_TEMPLATES[("ind",)])
+    assert all("convulsion" in q and "Anticonvulsant".lower() not in q.lower() for q in asked)
+    profile = questions([{**row, "family": "full-profile"}])
+    assert set(profile) == {"A anticonvulsant for convulsion (gaba): still approved?"}
