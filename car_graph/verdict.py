@@ -34,7 +34,11 @@ A verdict asserts a single subject only when the evidence singles it out (``judg
 
 Otherwise the verdict is ``AMBIGUOUS``: it lists the close candidates, each with its own status
 and controlling documents, and is never IN FORCE -- the summary says which readings are voided
-and by what. A question naming several subjects ("Is X or Y still in force?") gets one verdict
+and by what, or that every reading agrees (``Verdict.agreed_reading``). Two rules move the
+subject after ``judge``: an IN FORCE answer to another top anchor the question names is that
+anchor's answer (``answered_subjects``; anchors it answers within the margin of each other stay
+ambiguous), and answers that all void one retrieved anchor make it the subject
+(``voided_by_every_candidate``). A question naming several subjects ("Is X or Y still in force?") gets one verdict
 per named subject (kind ``MULTIPLE``, the per-subject verdicts in ``subjects``). So does a
 question that, beside its one subject, quotes a sentence of another top anchor that the subject
 does not hold (``quoted_beside``: "the tar issue \"...\"", named by an ordinary word).
