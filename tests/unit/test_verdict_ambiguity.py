@@ -558,6 +558,11 @@ def test_ambiguous_readings_that_all_agree_say_so_in_summary_context_and_json() 
         retrieval((C,), (1.0,)), EXPLAINED, margin=0.25)))
     assert mixed.agreed_reading is None and mixed.to_json()["agreed_reading"] is None
     assert "Caution:" in mixed.context() and "Every reading agrees" not in mixed.summary
+    # each superseded only in part by the same documents: the rest of each stays in force, so
+    # the readings do not settle the answer
+    partly = replace(verdict, candidates=tuple(
+        replace(c, kind=VerdictKind.PARTIALLY_SUPERSEDED) for c in verdict.candidates))
+    assert partly.agreed_reading is None
     # superseded by different documents: no agreement either
     apart = replace(verdict, candidates=(verdict.candidates[0], judge(
         retrieval((A,), (1.0,)), EXPLAINED, margin=0.25)))
