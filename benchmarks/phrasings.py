@@ -36,7 +36,7 @@ from typing import Any
 from car_graph.client import CarClient
 from car_graph.metrics import score_verdicts, verdict_right, verdict_stale
 from car_graph.verdict import outcome
-from car_graph_benchmarks.variants import _MASKED_FACTS, DRUG_FAMILIES
+from car_graph_benchmarks.variants import DRUG_FAMILIES, MASKED_FACTS
 
 # Question frames a user might write, none of them a variant family's: status words
 # ("unresolved", "open"), filler ("our scanner flagged"), imperative and noun-phrase forms.
@@ -97,7 +97,7 @@ CASE_TEMPLATES = {
 
 # Frames for a question that masks the drug and gives only its facts (the drug masked_* rows),
 # by the facts they use: a row is asked only in the frames of its own family's facts
-# (``variants._MASKED_FACTS``), the facts the builder checked to be unique (or shared) for it.
+# (``variants.MASKED_FACTS``), the facts the builder checked to be unique (or shared) for it.
 MASKED_TEMPLATES: dict[tuple[str, ...], dict[str, str]] = {
     ("ind",): {
         "masked-pulled": "Has the drug for {ind} been pulled from the market?",
@@ -162,8 +162,8 @@ def questions(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
             a, b = info["names"]
             asked_as = [(family, template.format(a=a, b=b))
                         for family, template in NAMED_PAIR_TEMPLATES.items()]
-        elif str(row.get("set", "")).startswith("masked") and row.get("family") in _MASKED_FACTS:
-            keys = _MASKED_FACTS[row["family"]]
+        elif str(row.get("set", "")).startswith("masked") and row.get("family") in MASKED_FACTS:
+            keys = MASKED_FACTS[row["family"]]
             asked_as = [(family, template.format(**{k: str(info[k]).lower() for k in keys}))
                         for family, template in MASKED_TEMPLATES.get(keys, {}).items()]
         elif info.get("domain") == "law" and info.get("entity"):

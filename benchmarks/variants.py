@@ -506,7 +506,7 @@ DRUG_FAMILIES: dict[str, dict[str, str]] = {
 }
 MAX_SHARED = 5  # masked_shared: at most this many approvals share the indication (k = 5)
 # facts each masked-indication family uses (the question is asked only if they are unique)
-_MASKED_FACTS = {"indicated-for": ("ind",), "class-for": ("cls", "ind"), "moa-for": ("moa", "ind"),
+MASKED_FACTS = {"indicated-for": ("ind",), "class-for": ("cls", "ind"), "moa-for": ("moa", "ind"),
                  "full-profile": ("cls", "ind", "moa"), "prescribed-for": ("ind",)}
 
 
@@ -932,7 +932,7 @@ def _drug_sets(anchors: Sequence[Anchor], export: Export, names: set[str],
     fact_counts: Counter[tuple[tuple[str, str], ...]] = Counter()
     for d in approvals:
         facts = {k: v.lower() for k, v in _drug_facts(d.text).items()}
-        for keys in set(_MASKED_FACTS.values()):
+        for keys in set(MASKED_FACTS.values()):
             if all(k in facts for k in keys):
                 fact_counts[tuple((k, facts[k]) for k in keys)] += 1
     for a in anchors:
@@ -990,7 +990,7 @@ def _drug_sets(anchors: Sequence[Anchor], export: Export, names: set[str],
         lowered = {k: v.lower() for k, v in a.facts.items()}
 
         def masked(family: str, template: str) -> str | None:
-            keys = _MASKED_FACTS[family]
+            keys = MASKED_FACTS[family]
             if not all(k in facts for k in keys):
                 return None
             if fact_counts[tuple((k, lowered[k]) for k in keys)] != 1:

@@ -1193,22 +1193,20 @@ def voided_by_every_candidate(verdict: Verdict, retrieval: Retrieval,
     that names nothing (elimination is no evidence about it)."""
     if verdict.kind is not VerdictKind.AMBIGUOUS or len(verdict.candidates) < 2:
         return None
-    close = [c.subject_id for c in verdict.candidates]
-    if any(c.kind is not VerdictKind.IN_FORCE or c.subject_id not in explanations
-           for c in verdict.candidates):
+    close = [a for c in verdict.candidates
+             if (a := c.subject_id) is not None and c.kind is VerdictKind.IN_FORCE
+             and a in explanations]
+    if len(close) < len(verdict.candidates):
         return None
-    answers = voiding_kinds([a for a in close if a], explanations)
+    answers = voiding_kinds(close, explanations)
     if corpus is not None:
         answers |= corpus.answering_kinds(retrieval.as_of, retrieval.known_at)
-    common: set[str] | None = None
-    for anchor in close:
-        explanation = explanations[anchor or ""]
-        if explanation.kind not in answers:
-            return None
-        voids = {h.from_id for h in explanation.supersedes
-                 if not h.partial and in_force_on(h, retrieval.as_of)}
-        common = voids if common is None else common & voids
-    if not common or len(common) != 1:
+    if any(explanations[a].kind not in answers for a in close):
+        return None
+    common = set.intersection(*({h.from_id for h in explanations[a].supersedes
+                                 if not h.partial and in_force_on(h, retrieval.as_of)}
+                                for a in close))
+    if len(common) != 1:
         return None
     (subject,) = common
     groups = question_mentions(retrieval)
