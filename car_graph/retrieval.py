@@ -43,6 +43,10 @@ EXPLAIN_LIMIT = 1000  # controlling documents listed by explain
 # fulltext hits read for a quoted passage (quote_sharers.cypher): a verdict needs to know only
 # whether more than a few documents share it, well under this
 QUOTE_HITS = 200
+# fulltext hits read for a stretch of a question no subject of its verdict writes
+# (quoted_documents.cypher): the document it quotes ranks near the top for the stretch's own
+# terms; a passage the first few hits do not hold is quoted from nothing the verdict can name
+QUOTED_HITS = 10
 # how many (date, instant) pairs answering_kinds keeps for one graph version
 ANSWERING_KINDS_KEPT = 64
 PREPARED_LIMIT = 10_000  # analysed questions a Retriever remembers (an evaluation's set)
@@ -420,6 +424,19 @@ class Retriever:
         rows = self.store.read("quote_sharers", doc_id=doc_id, lucene=phrase_query(passage),
                                limit=QUOTE_HITS, as_of=as_of, known_at=known_at)
         return sum(hit_holds(row, wanted) for row in rows)
+
+    def quoted_documents(self, passage: str, as_of: date | None = None,
+                         known_at: datetime | None = None) -> list[tuple[str, str]]:
+        """The documents the fulltext index finds best for ``passage`` (a stretch of a
+        question's words, its terms OR-ed; queries/quoted_documents.cypher), as (id, title and
+        text): where a verdict looks for a document the question quotes that no linked name led
+        to. In the corpus as of ``as_of`` and as recorded at ``known_at`` (None: now)."""
+        lucene = fulltext_query(passage)
+        if not lucene:
+            return []
+        rows = self.store.read("quoted_documents", lucene=lucene, limit=QUOTED_HITS,
+                               as_of=as_of, known_at=known_at)
+        return [(row["id"], f"{row['title'] or ''} {row['text'] or ''}") for row in rows]
 
     def answering_kinds(self, as_of: date | None = None,
                         known_at: datetime | None = None) -> frozenset[str]:

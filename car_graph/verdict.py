@@ -41,7 +41,10 @@ ambiguous), and answers that all void one retrieved anchor make it the subject
 (``voided_by_every_candidate``). A question naming several subjects ("Is X or Y still in force?") gets one verdict
 per named subject (kind ``MULTIPLE``, the per-subject verdicts in ``subjects``). So does a
 question that, beside its one subject, quotes a sentence of another top anchor that the subject
-does not hold (``quoted_beside``: "the tar issue \"...\"", named by an ordinary word).
+does not hold (``quoted_beside``: "the tar issue \"...\"", named by an ordinary word). A
+question naming several subjects also gets a verdict on a document it quotes that none of their
+documents writes and no linked name led the retrieval to (``quoted_elsewhere``: a product named
+by a common word, "distributed", whose sentence the question repeats).
 
 The margin was set on the dev splits of the verdict sets (docs/rag.md, "How sure a verdict is").
 Without anchor scores (a hand-made ``Retrieval``) the top anchor is trusted, as before.
@@ -138,6 +141,13 @@ class Corpus(Protocol):
         kind anywhere in the corpus as of ``as_of`` and as recorded at ``known_at``, outside its
         supersession chain, hold the passage; None when the index cannot vouch for it. One
         statement for all."""
+        ...
+
+    def quoted_documents(self, passage: str, as_of: date | None,
+                         known_at: datetime | None) -> list[tuple[str, str]]:
+        """The documents that fit ``passage`` (words of the question) best lexically, a few,
+        each as (doc_id, its title and text), in the corpus as of ``as_of`` and as recorded at
+        ``known_at``. One statement."""
         ...
 
     def answering_kinds(self, as_of: date | None, known_at: datetime | None) -> frozenset[str]:
@@ -1348,6 +1358,15 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
             if v.subject_id is None or all(v.subject_id != o.subject_id for o in distinct):
                 distinct.append(v)
         if len(distinct) >= 2:
+            # a subject no linked name led to, quoted where none of the others writes those
+            # words ("... Dask clusters ... listen on external interfaces in distributed")
+            quoted = (quoted_elsewhere(retrieval, distinct, explanations, corpus, sharers)
+                      if corpus is not None else [])
+            for doc in quoted:
+                explanations[doc] = closure_of(doc)
+            distinct += [replace(decide(retrieval, explanations[doc]), score=_score_of(retrieval, doc),
+                                 margin=margin, singled_out_by="text quoted in the question")
+                         for doc in quoted]
             # a mention dropped as weakly named is answered by nothing: unanswered may list it
             judged = [g for _, g in kept_groups]
             texts = [title_and_text(explanations[v.subject_id]) for v in distinct
@@ -1528,6 +1547,52 @@ def quoted_beside(subject: str, retrieval: Retrieval, explanations: Mapping[str,
         return None
     anchor, passage = found[0]
     return anchor if few_share(sharers, anchor, passage) else None
+
+
+def quoted_elsewhere(retrieval: Retrieval, subjects: Sequence[Verdict],
+                     explanations: Mapping[str, Explanation], corpus: Corpus,
+                     sharers: QuoteSharers | None = None) -> list[str]:
+    """The documents a question naming several ``subjects`` also quotes, where none of the
+    subjects' documents (nor their candidates') writes those words and no linked name led the
+    retrieval to them: a product named by a common word ("distributed", "express") links
+    nothing, and the other subjects' holders fill the top anchors. Each stretch of at least
+    ``MIN_QUOTED_TEXT_WORDS`` of the question's words that no subject's document holds
+    (``_SUBJECT_WINDOW`` words at a time) and that writes no linked name is looked up in the
+    corpus (``Corpus.quoted_documents``); the one document holding the longest run of it, of at
+    least ``MIN_QUOTED_TEXT_WORDS`` words, is quoted -- unless another holds as long a run, the
+    passage is boilerplate more than ``MAX_QUOTE_SHARERS`` others of its kind and scope hold, or
+    it lies on a subject's chain (a release note repeating the advisory it fixes)."""
+    said = words(retrieval.question)
+    read = [explanations[doc] for v in subjects for r in (v, *v.candidates)
+            if (doc := r.subject_id) is not None and doc in explanations]
+    chain = {e.doc_id for e in read} | {c.doc_id for e in read for c in e.controlling} | {
+        h.to_id for e in read for h in e.superseded_by} | {h.from_id for e in read for h in e.supersedes}
+    covered = name_positions(retrieval).union(
+        *(held_positions(said, words(title_and_text(e)), _SUBJECT_WINDOW) for e in read))
+    found: list[str] = []
+    for start, end in _stretches(set(range(len(said))) - covered):
+        if end - start < MIN_QUOTED_TEXT_WORDS:
+            continue
+        part = said[start:end]
+        runs = [(max(reach(part, words(text)), default=0), doc, text)
+                for doc, text in corpus.quoted_documents(" ".join(part), retrieval.as_of,
+                                                         retrieval.known_at)
+                if doc not in chain and doc not in found]
+        longest = max((n for n, _, _ in runs), default=0)
+        holders = [(doc, text) for n, doc, text in runs if n == longest]
+        if len(holders) != 1:
+            continue
+        doc, text = holders[0]
+        passage = quoted_run(" ".join(part), text)  # None: no MIN_QUOTED_TEXT_WORDS run
+        if passage is not None and few_share(sharers, doc, passage):
+            found.append(doc)
+    return found
+
+
+def _stretches(positions: set[int]) -> list[tuple[int, int]]:
+    """The maximal runs of consecutive integers in ``positions``, as [start, end) pairs."""
+    return [(p, next(q for q in range(p, p + len(positions) + 1) if q not in positions))
+            for p in sorted(positions) if p - 1 not in positions]
 
 
 # The window of the subject's words that counts as holding part of the question in

@@ -102,3 +102,26 @@ def test_quote_sharers_count_the_corpus_of_the_questions_date_and_instant(car: C
     assert r.quote_sharers("TF-1", title, known_at=second, as_of=date(2025, 5, 15)) == 0
     assert r.quote_sharers("TF-1", title, known_at=second, as_of=date(2025, 7, 1)) == 1
     assert r.quote_sharers("TF-1", title, as_of=date(2025, 3, 1)) == 1  # the current graph
+
+
+DASK = ("Single machine clusters started with the local cluster would mistakenly configure their "
+        "workers to listen on external interfaces")
+
+
+def test_quoted_documents_read_the_corpus_of_the_questions_date_and_instant(car: CarClient) -> None:
+    r = car.retriever
+    car.ingest([parse_record(advisory("DASK-1", "Workers listen on external interfaces", DASK))],
+               rules=[])
+    first = last_run_at(car)
+    car.ingest([parse_record({**advisory("DASK-2", "A later report", f"Again: {DASK}."),
+                              "published": "2025-06-01"})], rules=[])
+    car.delete(["DASK-1"])
+
+    def found(**clocks: Any) -> set[str]:
+        return {doc for doc, _ in r.quoted_documents(DASK, **clocks)}
+
+    assert found() == {"DASK-2"}  # DASK-1 deleted
+    texts = dict(r.quoted_documents(DASK, known_at=first))
+    assert set(texts) == {"DASK-1"} and DASK in texts["DASK-1"]  # as recorded then, title and text
+    assert found(as_of=date(2025, 1, 1)) == set()  # DASK-2 not yet published
+    assert r.quoted_documents("the of and") == []  # nothing but stop words: no look-up

@@ -56,3 +56,26 @@ def test_a_boilerplate_title_many_advisories_share_is_no_quote_of_one_of_them(ca
     # that one out (its sharers are counted, and there are none)
     own = car.answer(f"Is the tensorflow flaw where affected versions have {FLAWS[4]} fixed?")
     assert own.decisive and own.subject_id == "TF-4", own.to_json()
+
+
+def test_a_question_naming_several_products_also_asks_about_one_it_quotes_without_naming(
+        car: CarClient) -> None:
+    # the third product is named by no name the question links: only its sentence, quoted
+    dask = ("single machine clusters started with the local cluster would mistakenly configure "
+            "their workers to listen on external interfaces")
+    car.ingest([parse_record(r) for r in (
+        advisory("YAML-1", "pyyaml", "Arbitrary code execution in full_load",
+                 "The full_load loader of pyyaml constructs arbitrary Python objects."),
+        advisory("LXML-1", "lxml", "Cleaner keeps javascript URLs",
+                 "The lxml html cleaner does not remove javascript URLs that use escaping."),
+        advisory("DASK-1", "distributed", "Workers listen on external interfaces",
+                 f"In affected versions {dask}."),
+    )], rules=[])
+    question = ("Status check: the full_load loader constructs arbitrary Python objects in pyyaml; "
+                "the html cleaner does not remove javascript URLs that use escaping in lxml; "
+                f"{dask}. Which are still open?")
+    verdict = car.answer(question)
+    assert verdict.to_json()["verdict"] == "multiple", verdict.to_json()
+    by_subject = {s.subject_id: s for s in verdict.subjects}
+    assert set(by_subject) == {"YAML-1", "LXML-1", "DASK-1"}, verdict.to_json()
+    assert by_subject["DASK-1"].singled_out_by == "text quoted in the question"

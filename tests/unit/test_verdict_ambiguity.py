@@ -31,6 +31,7 @@ from car_graph.verdict import (
     outcome,
     outfitted,
     quoted_beside,
+    quoted_elsewhere,
     quoted_run,
     quotes_text,
     quotes_title,
@@ -1430,3 +1431,74 @@ def test_reach_is_the_longest_run_from_each_position_of_the_question() -> None:
                          if written[j:j + n] == said[i:i + n]), default=0)
                     for i in range(len(said))]
         assert reach(said, written) == expected
+
+
+class QuotedCorpus:
+    """A ``verdict.Corpus`` whose fulltext look-up returns fixed documents, recording the
+    stretches of the question it is asked about."""
+
+    def __init__(self, hits: list[tuple[str, str]]) -> None:
+        self.hits, self.asked = hits, []
+
+    def quoted_documents(self, passage, as_of, known_at) -> list[tuple[str, str]]:
+        self.asked.append(passage)
+        return self.hits
+
+    def passage_holders(self, asks, as_of, known_at):
+        return [None for _ in asks]
+
+    def answering_kinds(self, as_of, known_at) -> frozenset[str]:
+        return frozenset()
+
+
+# a question about three products: alpha's and beta's advisories are retrieved through their
+# names; the third product is named by a common word no name links on, and its flaw is quoted
+DASK = ("single machine clusters started with the local cluster would mistakenly configure "
+        "their workers to listen on external interfaces")
+THIRD = "adv:dask"
+
+
+def test_a_sentence_no_subject_writes_quoted_from_a_document_nothing_retrieved_is_a_subject() -> None:
+    explained = {**EXPLAINED,
+                 A: replace(EXPLAINED[A], text="Buffer overflow in the alpha array parser."),
+                 B: replace(EXPLAINED[B], text="Symbolic links in beta archives overwrite files."),
+                 THIRD: explanation(THIRD, Status.ACTIVE, (result(THIRD, THIRD),))}
+    r = replace(retrieval((B, A), (3.0, 2.9), entities=("product:alpha", "product:beta")),
+                question=("Status check: buffer overflow in the alpha array parser in alpha; "
+                          f"symbolic links in beta archives overwrite files in beta; {DASK} in "
+                          "distributed. Which are still open?"),
+                anchor_held=(("product:beta",), ("product:alpha",)), anchor_text_scores=(2.0, 1.9))
+    held_dask = (THIRD, f"Title {THIRD} In affected versions {DASK}. Upgrade.")
+    corpus = QuotedCorpus([("adv:other", "Workers may listen on external interfaces."), held_dask])
+    read: list[str] = []
+
+    def closure_of(doc_id: str) -> Explanation:
+        read.append(doc_id)
+        return explained[doc_id]
+
+    verdict = verdict_for(r, closure_of, k=5, margin=1.0, sharers=lambda d, p: 0, corpus=corpus)
+    assert verdict.kind is VerdictKind.MULTIPLE
+    assert [(s.subject_id, s.kind) for s in verdict.subjects] == [
+        (A, VerdictKind.SUPERSEDED), (B, VerdictKind.IN_FORCE), (THIRD, VerdictKind.IN_FORCE)]
+    assert verdict.subjects[2].singled_out_by == "text quoted in the question"
+    assert THIRD in read and outcome(verdict).decisive
+    # only the stretch no subject writes is looked up: the quote, with the frame words around it
+    assert corpus.asked == [" ".join(words(f"{DASK} in distributed which are still open"))]
+    subjects = [replace(decide(r, explained[A]), retrieval=None), replace(decide(r, explained[B]), retrieval=None)]
+    assert quoted_elsewhere(r, subjects, explained, corpus) == [THIRD]
+    # two documents holding the stretch as far: it names neither
+    twice = QuotedCorpus([held_dask, ("adv:twin", f"Also: {DASK}.")])
+    assert quoted_elsewhere(r, subjects, explained, twice) == []
+    # a passage a family of documents shares is boilerplate
+    assert quoted_elsewhere(r, subjects, explained, corpus,
+                            sharers=lambda d, p: MAX_QUOTE_SHARERS + 1) == []
+    # a document on a subject's chain (the release fixing it repeats its text) is no subject
+    assert quoted_elsewhere(r, subjects, explained, QuotedCorpus([(FIX, f"Fixed: {DASK}.")])) == []
+    # a run shorter than a sentence quotes nothing
+    assert quoted_elsewhere(r, subjects, explained,
+                            QuotedCorpus([(THIRD, "they listen on external interfaces")])) == []
+    # a question every word of which a subject's document writes asks the corpus nothing
+    quiet = QuotedCorpus([held_dask])
+    covered = replace(r, question="Status check: buffer overflow in the alpha array parser in alpha; "
+                                  "symbolic links in beta archives overwrite files in beta.")
+    assert quoted_elsewhere(covered, subjects, explained, quiet) == [] and quiet.asked == []
