@@ -7,7 +7,8 @@ question frame no variant family uses (outside benchmarks phrase questions their
 of the query files that carries ``info.flaw`` (the security ``flaw_shared*`` and ``lure*`` sets:
 a flaw's generic wording) is asked once per template of ``TEMPLATES``, and every row that carries
 ``info.flaws`` and ``info.products`` (the security ``two_named*`` sets) once per
-``PAIR_TEMPLATES`` (and, two consecutive such rows together, once per ``FOUR_NAMED_TEMPLATES``), every row that carries ``info.names`` (the drug ``two_named`` set) once
+``PAIR_TEMPLATES`` (and, two consecutive such rows together, once per ``FOUR_NAMED_TEMPLATES``,
+and their products paired across the two rows once per ``PAIR_TEMPLATES``: ``cross_pairs``), every row that carries ``info.names`` (the drug ``two_named`` set) once
 per ``NAMED_PAIR_TEMPLATES``, every row that carries ``info.identifier`` and ``info.product``
 (the security ``structured`` set) once per ``IDENTIFIER_TEMPLATES``, every law benchmark row
 (``info.entity``: the case's name) once per ``CASE_TEMPLATES``, every drug ``masked_*`` row once
@@ -30,13 +31,14 @@ import json
 import re
 import sys
 from collections.abc import Sequence
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 from car_graph.client import CarClient
 from car_graph.metrics import score_verdicts, verdict_right, verdict_stale
 from car_graph.verdict import outcome
-from car_graph_benchmarks.variants import DRUG_FAMILIES, MASKED_FACTS
+from car_graph_benchmarks.variants import DRUG_FAMILIES, MASKED_FACTS, opaque_id
 
 # Question frames a user might write, none of them a variant family's: status words
 # ("unresolved", "open"), filler ("our scanner flagged"), imperative and noun-phrase forms.
@@ -192,6 +194,56 @@ def questions(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         for family, template in FOUR_NAMED_TEMPLATES.items():
             text = template.format(a=a, b=b, c=c, d=d, fa=fa, fb=fb, fc=fc, fd=fd)
             asked.setdefault(text, {**joined, "question": text, "template": family})
+    for text, row in cross_pairs(rows).items():
+        asked.setdefault(text, row)
+    return asked
+
+
+def anchor_golds(rows: Sequence[dict[str, Any]]) -> dict[str, frozenset[str]]:
+    """Each anchor's own gold, as the variant builder gave it: from the rows asking about that
+    anchor alone, and from rows every anchor of which is its own gold (open advisories, in
+    force). An anchor given two different golds has none."""
+    golds: dict[str, set[frozenset[str]]] = {}
+    for row in rows:
+        anchors, gold = row.get("anchors") or [], frozenset(row.get("gold") or ())
+        if len(anchors) == 1:
+            golds.setdefault(anchors[0], set()).add(gold)
+        elif anchors and gold == frozenset(anchors):
+            for anchor in anchors:
+                golds.setdefault(anchor, set()).add(frozenset({anchor}))
+    return {anchor: next(iter(found)) for anchor, found in golds.items() if len(found) == 1}
+
+
+def cross_pairs(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The security pair rows' products asked across rows, once per ``PAIR_TEMPLATES`` frame:
+    the first product of each row with the second of the next row of its set and split, and
+    the second with the next row's first -- pairs no row asks, many more of them than the dev
+    rows' own. Each product's anchor is its row's ``info.source_anchors`` entry (the builder's
+    ``opaque_id``), its gold that anchor's own (``anchor_golds``); a pair with an anchor of
+    unknown gold, two anchors alike, or one product twice is skipped."""
+    golds = anchor_golds(rows)
+    by_set: dict[tuple[str, str], list[list[tuple[str, str, str]]]] = {}
+    for row in rows:
+        info = row.get("info") or {}
+        if not (info.get("flaws") and info.get("products") and info.get("source_anchors")):
+            continue
+        named = [(opaque_id("advisory", source), product, flaw) for source, product, flaw
+                 in zip(info["source_anchors"], info["products"], info["flaws"], strict=True)]
+        if sorted(a for a, _, _ in named) == sorted(row["anchors"]):
+            by_set.setdefault((row.get("set", ""), row.get("split", "")), []).append(named)
+    asked: dict[str, dict[str, Any]] = {}
+    for (name, split), pairs in sorted(by_set.items()):
+        for i, (first, second) in enumerate(pairwise(pairs)):
+            for way, ((x, a, fa), (y, b, fb)) in zip("ab", ((first[0], second[1]), (first[1], second[0])),
+                                                     strict=True):
+                if x == y or a.lower() == b.lower() or x not in golds or y not in golds:
+                    continue
+                row = {"id": f"security-{name}-cross-{i + 1:04d}{way}", "set": name, "split": split,
+                       "anchors": sorted({x, y}), "gold": sorted(golds[x] | golds[y])}
+                for family, template in PAIR_TEMPLATES.items():
+                    text = template.format(a=a, b=b, fa=fa, fb=fb)
+                    text = text[0].upper() + text[1:]
+                    asked.setdefault(text, {**row, "question": text, "template": f"cross-{family}"})
     return asked
 
 

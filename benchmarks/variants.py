@@ -175,7 +175,9 @@ def plain_product(package: str, record: DocumentRecord | None = None) -> str:
     return (name or ecosystem).lower()
 
 
-def _opaque_id(kind: str | None, source_id: str) -> str:
+def opaque_id(kind: str | None, source_id: str) -> str:
+    """The exported document id of a source record: stable, and naming nothing the question
+    could match."""
     return f"{kind or 'doc'}-{hashlib.sha1(source_id.encode()).hexdigest()[:12]}"
 
 
@@ -243,7 +245,7 @@ class Export:
 def export_corpus(domain: str, bench: DomainBenchmark) -> Export:
     """The benchmark's corpus as an outside user's generic JSONL (see the module docstring)."""
     records = bench.documents
-    new_id = {r.id: _opaque_id(r.kind, r.id) for r in records}
+    new_id = {r.id: opaque_id(r.kind, r.id) for r in records}
     if len(set(new_id.values())) != len(new_id):
         raise ValueError("opaque id collision; change the hash length")
     identifiers: set[str] = set()

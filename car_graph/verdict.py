@@ -42,9 +42,9 @@ ambiguous), and answers that all void one retrieved anchor make it the subject
 per named subject (kind ``MULTIPLE``, the per-subject verdicts in ``subjects``). So does a
 question that, beside its one subject, quotes a sentence of another top anchor that the subject
 does not hold (``quoted_beside``: "the tar issue \"...\"", named by an ordinary word). A
-question naming several subjects also gets a verdict on a document it quotes that none of their
-documents writes and no linked name led the retrieval to (``quoted_elsewhere``: a product named
-by a common word, "distributed", whose sentence the question repeats).
+question with a decisive subject, or naming several, also gets a verdict on a document it quotes
+that none of their documents writes and the retrieval did not reach (``quoted_elsewhere``: a
+product named by a common word, "distributed", whose sentence the question repeats).
 
 The margin was set on the dev splits of the verdict sets (docs/rag.md, "How sure a verdict is").
 Without anchor scores (a hand-made ``Retrieval``) the top anchor is trusted, as before.
@@ -126,6 +126,17 @@ STATUS_WORDS = frozenset({
     "obsolete", "outdated", "superseded", "replaced", "void", "voided", "revoked", "repealed",
     "withdrawn", "rescinded", "expired", "force",
 })
+# A stretch of a question about one subject that the subject's document does not write is
+# mostly the question's own frame ("would a US pharmacy still fill a prescription for"): it is
+# looked up as a possible quote of another document (``quoted_elsewhere``) only when it holds a
+# word rarer in English than this (Zipf frequency), as a document's sentence does ("tarball",
+# "LocalCluster", "Bleichenbacher"). A cost guard, not a judge: a look-up names a document only
+# on an 8-word quote. On the dev probes (docs/rag.md) each of the 23 stretches whose look-up
+# found a second subject held such a word and none of the 89 frame stretches did; at 3.0, five
+# of the 23 would have been missed. A question naming several subjects is a list of them, and
+# its stretches are looked up whatever their words ("... MQTT.js issue in handling PUBLISH
+# tickets ...": no word rarer than 3.5).
+QUOTE_WORD_ZIPF = 3.5
 # (doc_id, the quoted passage as the document writes it) -> how many other documents of its kind
 # and scope, outside its supersession chain, hold the passage (``Retriever.quote_sharers``)
 QuoteSharers = Callable[[str, str], int]
@@ -1415,6 +1426,17 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
                              score=_score_of(retrieval, other), margin=margin,
                              singled_out_by="text quoted in the question")
             return several(retrieval, [verdict, second])
+        # the same beyond the top anchors: a document the question quotes that the retrieval
+        # did not reach ("... in tar", the other product's holders filling the top k)
+        quoted = (quoted_elsewhere(retrieval, [verdict], explanations, corpus, sharers,
+                                   rare_zipf=QUOTE_WORD_ZIPF) if corpus is not None else [])
+        for doc in quoted:
+            explanations[doc] = closure_of(doc)
+        if quoted:
+            return several(retrieval, [verdict, *(
+                replace(decide(retrieval, explanations[doc]), score=_score_of(retrieval, doc),
+                        margin=margin, singled_out_by="text quoted in the question")
+                for doc in quoted)])
     return verdict
 
 
@@ -1551,14 +1573,15 @@ def quoted_beside(subject: str, retrieval: Retrieval, explanations: Mapping[str,
 
 def quoted_elsewhere(retrieval: Retrieval, subjects: Sequence[Verdict],
                      explanations: Mapping[str, Explanation], corpus: Corpus,
-                     sharers: QuoteSharers | None = None) -> list[str]:
-    """The documents a question naming several ``subjects`` also quotes, where none of the
-    subjects' documents (nor their candidates') writes those words and no linked name led the
-    retrieval to them: a product named by a common word ("distributed", "express") links
-    nothing, and the other subjects' holders fill the top anchors. Each stretch of at least
+                     sharers: QuoteSharers | None = None,
+                     rare_zipf: float | None = None) -> list[str]:
+    """The documents a question also quotes beside its ``subjects`` (one decisive subject, or
+    the several it names), where none of the subjects' documents (nor their candidates') writes
+    those words: a product named by a common word ("distributed", "tar") links nothing, and the
+    other subjects' holders fill the top anchors, so the retrieval never reached its document. Each stretch of at least
     ``MIN_QUOTED_TEXT_WORDS`` of the question's words that no subject's document holds
-    (``_SUBJECT_WINDOW`` words at a time) and that writes no linked name is looked up in the
-    corpus (``Corpus.quoted_documents``); the one document holding the longest run of it, of at
+    (``_SUBJECT_WINDOW`` words at a time), that writes no linked name and, with ``rare_zipf``,
+    holds a word rarer in English than that is looked up in the corpus (``Corpus.quoted_documents``); the one document holding the longest run of it, of at
     least ``MIN_QUOTED_TEXT_WORDS`` words, is quoted -- unless another holds as long a run, the
     passage is boilerplate more than ``MAX_QUOTE_SHARERS`` others of its kind and scope hold, or
     it lies on a subject's chain (a release note repeating the advisory it fixes)."""
@@ -1571,9 +1594,10 @@ def quoted_elsewhere(retrieval: Retrieval, subjects: Sequence[Verdict],
         *(held_positions(said, words(title_and_text(e)), _SUBJECT_WINDOW) for e in read))
     found: list[str] = []
     for start, end in _stretches(set(range(len(said))) - covered):
-        if end - start < MIN_QUOTED_TEXT_WORDS:
-            continue
         part = said[start:end]
+        if len(part) < MIN_QUOTED_TEXT_WORDS or (
+                rare_zipf is not None and all(is_common_word(w, rare_zipf) for w in part)):
+            continue
         runs = [(max(reach(part, words(text)), default=0), doc, text)
                 for doc, text in corpus.quoted_documents(" ".join(part), retrieval.as_of,
                                                          retrieval.known_at)

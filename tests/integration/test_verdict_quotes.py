@@ -61,7 +61,7 @@ def test_a_boilerplate_title_many_advisories_share_is_no_quote_of_one_of_them(ca
 def test_a_question_naming_several_products_also_asks_about_one_it_quotes_without_naming(
         car: CarClient) -> None:
     # the third product is named by no name the question links: only its sentence, quoted
-    dask = ("single machine clusters started with the local cluster would mistakenly configure "
+    dask = ("single machine Dask clusters started with LocalCluster would mistakenly configure "
             "their workers to listen on external interfaces")
     car.ingest([parse_record(r) for r in (
         advisory("YAML-1", "pyyaml", "Arbitrary code execution in full_load",

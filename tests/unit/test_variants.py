@@ -22,6 +22,9 @@ from car_graph_benchmarks.phrasings import (
     DRUG_NAME_TEMPLATES,
     IDENTIFIER_TEMPLATES,
     MASKED_TEMPLATES,
+    PAIR_TEMPLATES,
+    anchor_golds,
+    cross_pairs,
     drug_name,
     questions,
 )
@@ -450,3 +453,43 @@ def test_the_phrasings_probe_asks_a_masked_row_only_with_its_own_familys_facts()
     assert all("convulsion" in q and "Anticonvulsant".lower() not in q.lower() for q in asked)
     profile = questions([{**row, "family": "full-profile"}])
     assert set(profile) == {"A anticonvulsant for convulsion (gaba): still approved?"}
+
+
+def test_the_phrasings_probe_asks_pair_rows_products_across_rows_with_each_anchors_own_gold() -> None:
+    def pair(n: int, sources: tuple[str, str], products: tuple[str, str]) -> dict:
+        anchors = [vmod.opaque_id("advisory", s) for s in sources]
+        return {"id": f"security-two_named-{n:04d}", "set": "two_named", "split": "dev",
+                "question": "...", "anchors": sorted(anchors), "gold": [f"release-{n}"],
+                "info": {"source_anchors": list(sources), "products": list(products),
+                         "flaws": [f"{p.lower()} flaw" for p in products]}}
+
+    first = pair(1, ("GO-1", "PYSEC-1"), ("Go", "Django"))
+    second = pair(2, ("RUSTSEC-1", "GHSA-1"), ("tokio", "lodash"))
+    third = pair(3, ("GHSA-2", "GHSA-3"), ("Go", "express"))
+    go, django, tokio, lodash, go2 = (vmod.opaque_id("advisory", s) for s in (
+        "GO-1", "PYSEC-1", "RUSTSEC-1", "GHSA-1", "GHSA-2"))
+    # each anchor's own gold from the rows asking about it alone; GHSA-3's is unknown
+    singles = [{"anchors": [a], "gold": [f"fix-{a}"]} for a in (go, django, tokio, lodash, go2)]
+    # an anchor two rows give different golds has none
+    conflicting = {"anchors": [django], "gold": ["other"]}
+    assert anchor_golds([*singles, conflicting]) == {a: frozenset({f"fix-{a}"})
+                                                     for a in (go, tokio, lodash, go2)}
+    # a row whose anchors are its gold (open advisories) gives each anchor itself
+    assert anchor_golds([{"anchors": [go, tokio], "gold": [go, tokio]}]) == {
+        go: frozenset({go}), tokio: frozenset({tokio})}
+    asked = cross_pairs([first, second, third, *singles])
+    # Go with lodash, Django with tokio; then tokio with express (gold unknown: skipped) and
+    # lodash with Go (GHSA-2)
+    expected = {(go, lodash), (django, tokio), (go2, lodash)}
+    assert {tuple(r["anchors"]) for r in asked.values()} == {tuple(sorted(p)) for p in expected}
+    assert len(asked) == len(expected) * len(PAIR_TEMPLATES)
+    go_lodash = [r for r in asked.values() if set(r["anchors"]) == {go, lodash}]
+    assert all(r["gold"] == sorted({f"fix-{go}", f"fix-{lodash}"}) for r in go_lodash)
+    assert all("go flaw" in r["question"] and "lodash flaw" in r["question"] for r in go_lodash)
+    assert {r["template"] for r in go_lodash} == {f"cross-{t}" for t in PAIR_TEMPLATES}
+    # the same product twice is no pair: Go (GO-1) with Go (GHSA-7) is skipped
+    again = pair(5, ("GHSA-6", "GHSA-7"), ("lodash", "Go"))
+    known = [{"anchors": [vmod.opaque_id("advisory", s)], "gold": ["x"]} for s in ("GHSA-6", "GHSA-7")]
+    assert [sorted(r["anchors"]) for r in cross_pairs([first, again, *singles, *known]).values()
+            if r["template"] == "cross-colon-list"] == [
+        sorted([django, vmod.opaque_id("advisory", "GHSA-6")])]

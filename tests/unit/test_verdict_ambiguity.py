@@ -1502,3 +1502,36 @@ def test_a_sentence_no_subject_writes_quoted_from_a_document_nothing_retrieved_i
     covered = replace(r, question="Status check: buffer overflow in the alpha array parser in alpha; "
                                   "symbolic links in beta archives overwrite files in beta.")
     assert quoted_elsewhere(covered, subjects, explained, quiet) == [] and quiet.asked == []
+
+
+def test_a_single_subjects_verdict_also_asks_about_a_sentence_it_quotes_from_a_document_not_retrieved() -> None:
+    # "... in alpha and <the Dask sentence> in distributed": one name links, its advisory leads
+    # by the margin; the other product's advisory was not retrieved, its sentence is quoted
+    explained = {**EXPLAINED, A: replace(EXPLAINED[A], text="Buffer overflow in the alpha array parser."),
+                 THIRD: explanation(THIRD, Status.ACTIVE, (result(THIRD, THIRD),))}
+    r = replace(retrieval((A, B), (3.0, 1.0), entities=("product:alpha",)),
+                question=f"I'm tracking buffer overflow in the alpha array parser in alpha and {DASK} "
+                         "in distributed; has either been resolved?",
+                anchor_held=(("product:alpha",), ()), anchor_text_scores=(2.0, 1.0))
+    corpus = QuotedCorpus([(THIRD, f"In affected versions {DASK}.")])
+    verdict = verdict_for(r, explained.__getitem__, k=5, margin=1.0, sharers=lambda d, p: 0,
+                          corpus=corpus)
+    assert verdict.kind is VerdictKind.MULTIPLE
+    assert [(s.subject_id, s.kind) for s in verdict.subjects] == [
+        (A, VerdictKind.SUPERSEDED), (THIRD, VerdictKind.IN_FORCE)]
+    assert verdict.subjects[1].singled_out_by == "text quoted in the question"
+    # without the corpus (or with nothing quoted) the one subject stands
+    assert verdict_for(r, explained.__getitem__, k=5, margin=1.0).subject_id == A
+    nothing = QuotedCorpus([])
+    assert verdict_for(r, explained.__getitem__, k=5, margin=1.0, corpus=nothing).subject_id == A
+    assert nothing.asked  # the uncovered stretch was looked up
+    # a question its subject's document writes whole asks the corpus nothing
+    quiet = QuotedCorpus([(THIRD, f"In affected versions {DASK}.")])
+    whole = replace(r, question="Is the buffer overflow in the alpha array parser fixed?")
+    assert verdict_for(whole, explained.__getitem__, k=5, margin=1.0, corpus=quiet).subject_id == A
+    assert quiet.asked == []
+    # nor does one whose uncovered words are a frame of common English words only
+    frame = replace(r, question="Would a pharmacy in the country still fill a prescription for the "
+                               "buffer overflow in the alpha array parser?")
+    assert verdict_for(frame, explained.__getitem__, k=5, margin=1.0, corpus=quiet).subject_id == A
+    assert quiet.asked == []
