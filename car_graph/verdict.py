@@ -1340,6 +1340,13 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
     close = close_anchors(retrieval, margin, k)
     explanations = {a: closure_of(a) for a in close}
     held = dict(zip(retrieval.anchors, map(frozenset, retrieval.anchor_held), strict=False))
+
+    def quoted_subject(doc: str) -> Verdict:  # a subject the question's quote names
+        if doc not in explanations:
+            explanations[doc] = closure_of(doc)
+        return replace(decide(retrieval, explanations[doc]), score=_score_of(retrieval, doc),
+                       margin=margin, singled_out_by="text quoted in the question")
+
     named = named_subjects(retrieval, held, k)
     if named:
         groups = subject_mentions(retrieval, held, k)
@@ -1371,13 +1378,9 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
         if len(distinct) >= 2:
             # a subject no linked name led to, quoted where none of the others writes those
             # words ("... Dask clusters ... listen on external interfaces in distributed")
-            quoted = (quoted_elsewhere(retrieval, distinct, explanations, corpus, sharers)
-                      if corpus is not None else [])
-            for doc in quoted:
-                explanations[doc] = closure_of(doc)
-            distinct += [replace(decide(retrieval, explanations[doc]), score=_score_of(retrieval, doc),
-                                 margin=margin, singled_out_by="text quoted in the question")
-                         for doc in quoted]
+            if corpus is not None:
+                distinct += [quoted_subject(doc) for doc in quoted_elsewhere(
+                    retrieval, distinct, explanations, corpus, sharers)]
             # a mention dropped as weakly named is answered by nothing: unanswered may list it
             judged = [g for _, g in kept_groups]
             texts = [title_and_text(explanations[v.subject_id]) for v in distinct
@@ -1420,23 +1423,13 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
     if verdict.decisive and verdict.subject_id in explanations:
         other = quoted_beside(verdict.subject_id, retrieval, explanations, k, sharers)
         if other is not None:
-            if other not in explanations:
-                explanations[other] = closure_of(other)
-            second = replace(decide(retrieval, explanations[other]),
-                             score=_score_of(retrieval, other), margin=margin,
-                             singled_out_by="text quoted in the question")
-            return several(retrieval, [verdict, second])
+            return several(retrieval, [verdict, quoted_subject(other)])
         # the same beyond the top anchors: a document the question quotes that the retrieval
         # did not reach ("... in tar", the other product's holders filling the top k)
         quoted = (quoted_elsewhere(retrieval, [verdict], explanations, corpus, sharers,
                                    rare_zipf=QUOTE_WORD_ZIPF) if corpus is not None else [])
-        for doc in quoted:
-            explanations[doc] = closure_of(doc)
         if quoted:
-            return several(retrieval, [verdict, *(
-                replace(decide(retrieval, explanations[doc]), score=_score_of(retrieval, doc),
-                        margin=margin, singled_out_by="text quoted in the question")
-                for doc in quoted)])
+            return several(retrieval, [verdict, *map(quoted_subject, quoted)])
     return verdict
 
 
@@ -1578,13 +1571,15 @@ def quoted_elsewhere(retrieval: Retrieval, subjects: Sequence[Verdict],
     """The documents a question also quotes beside its ``subjects`` (one decisive subject, or
     the several it names), where none of the subjects' documents (nor their candidates') writes
     those words: a product named by a common word ("distributed", "tar") links nothing, and the
-    other subjects' holders fill the top anchors, so the retrieval never reached its document. Each stretch of at least
-    ``MIN_QUOTED_TEXT_WORDS`` of the question's words that no subject's document holds
-    (``_SUBJECT_WINDOW`` words at a time), that writes no linked name and, with ``rare_zipf``,
-    holds a word rarer in English than that is looked up in the corpus (``Corpus.quoted_documents``); the one document holding the longest run of it, of at
-    least ``MIN_QUOTED_TEXT_WORDS`` words, is quoted -- unless another holds as long a run, the
-    passage is boilerplate more than ``MAX_QUOTE_SHARERS`` others of its kind and scope hold, or
-    it lies on a subject's chain (a release note repeating the advisory it fixes)."""
+    other subjects' holders fill the top anchors, so the retrieval never reached its document.
+
+    Each stretch of at least ``MIN_QUOTED_TEXT_WORDS`` of the question's words that no
+    subject's document holds (``_SUBJECT_WINDOW`` words at a time), that writes no linked name
+    and, with ``rare_zipf``, holds a word rarer in English than that, is looked up in the corpus
+    (``Corpus.quoted_documents``). The one document holding the longest run of it, of at least
+    ``MIN_QUOTED_TEXT_WORDS`` words, is quoted -- unless another holds as long a run, more than
+    ``MAX_QUOTE_SHARERS`` others of its kind and scope hold the passage (boilerplate), or it
+    lies on a subject's chain (a release note repeating the advisory it fixes)."""
     said = words(retrieval.question)
     read = [explanations[doc] for v in subjects for r in (v, *v.candidates)
             if (doc := r.subject_id) is not None and doc in explanations]
