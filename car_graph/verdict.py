@@ -1341,11 +1341,15 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
     explanations = {a: closure_of(a) for a in close}
     held = dict(zip(retrieval.anchors, map(frozenset, retrieval.anchor_held), strict=False))
 
-    def quoted_subject(doc: str) -> Verdict:  # a subject the question's quote names
+    def subject_verdict(doc: str, why: str, lead: float | None = None) -> Verdict:
+        """The verdict on ``doc`` as the subject, singled out by ``why`` (a rule below)."""
         if doc not in explanations:
             explanations[doc] = closure_of(doc)
         return replace(decide(retrieval, explanations[doc]), score=_score_of(retrieval, doc),
-                       margin=margin, singled_out_by="text quoted in the question")
+                       lead=lead, margin=margin, singled_out_by=why)
+
+    def quoted_subject(doc: str) -> Verdict:  # a subject the question's quote names
+        return subject_verdict(doc, "text quoted in the question")
 
     named = named_subjects(retrieval, held, k)
     if named:
@@ -1401,17 +1405,12 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
     for anchor in answered:
         explanations[anchor] = closure_of(anchor)
     if len(answered) == 1:
-        verdict = replace(decide(retrieval, explanations[answered[0]]),
-                          score=_score_of(retrieval, answered[0]), lead=verdict.lead,
-                          margin=margin, singled_out_by="answered by the top match")
+        verdict = subject_verdict(answered[0], "answered by the top match", verdict.lead)
     elif answered:
         verdict = _ambiguous(retrieval, explanations, answered, margin, verdict.lead, answered[0])
     voided = voided_by_every_candidate(verdict, retrieval, explanations, held, corpus)
     if voided is not None:
-        explanations[voided] = closure_of(voided)
-        verdict = replace(decide(retrieval, explanations[voided]),
-                          score=_score_of(retrieval, voided), lead=verdict.lead, margin=margin,
-                          singled_out_by="voided by every close candidate")
+        verdict = subject_verdict(voided, "voided by every close candidate", verdict.lead)
 
     def text_of(anchor: str) -> str:
         if anchor not in explanations:
@@ -1536,8 +1535,7 @@ def quoted_beside(subject: str, retrieval: Retrieval, explanations: Mapping[str,
     said = words(retrieval.question)
     mine = explanations[subject]
     covered = held_positions(said, words(title_and_text(mine)), _SUBJECT_WINDOW)
-    chain = {c.doc_id for c in mine.controlling} | {h.to_id for h in mine.superseded_by} | {
-        h.from_id for h in mine.supersedes}
+    chain = on_chain_of(mine)
     own = {r.doc_id: r for r in retrieval.results if r.doc_id == r.anchor_id}
     read = {e.doc_id: e for e in retrieval.readings}
     found: list[tuple[str, str]] = []
@@ -1583,8 +1581,7 @@ def quoted_elsewhere(retrieval: Retrieval, subjects: Sequence[Verdict],
     said = words(retrieval.question)
     read = [explanations[doc] for v in subjects for r in (v, *v.candidates)
             if (doc := r.subject_id) is not None and doc in explanations]
-    chain = {e.doc_id for e in read} | {c.doc_id for e in read for c in e.controlling} | {
-        h.to_id for e in read for h in e.superseded_by} | {h.from_id for e in read for h in e.supersedes}
+    chain = set().union(*map(on_chain_of, read))
     covered = name_positions(retrieval).union(
         *(held_positions(said, words(title_and_text(e)), _SUBJECT_WINDOW) for e in read))
     found: list[str] = []
@@ -1608,10 +1605,24 @@ def quoted_elsewhere(retrieval: Retrieval, subjects: Sequence[Verdict],
     return found
 
 
+def on_chain_of(explanation: Explanation) -> set[str]:
+    """The document, its controlling documents and the documents one edge away either way: a
+    document repeating its words there answers it or is answered by it, no other subject."""
+    return {explanation.doc_id, *(c.doc_id for c in explanation.controlling),
+            *(h.to_id for h in explanation.superseded_by),
+            *(h.from_id for h in explanation.supersedes)}
+
+
 def _stretches(positions: set[int]) -> list[tuple[int, int]]:
     """The maximal runs of consecutive integers in ``positions``, as [start, end) pairs."""
-    return [(p, next(q for q in range(p, p + len(positions) + 1) if q not in positions))
-            for p in sorted(positions) if p - 1 not in positions]
+    runs = []
+    for p in sorted(positions):
+        if p - 1 not in positions:
+            end = p + 1
+            while end in positions:
+                end += 1
+            runs.append((p, end))
+    return runs
 
 
 # The window of the subject's words that counts as holding part of the question in
@@ -1628,11 +1639,4 @@ def held_positions(said: Sequence[str], written: Sequence[str], run: int) -> set
 
 def longest_stretch(positions: set[int]) -> int:
     """The most consecutive integers in ``positions``."""
-    best = 0
-    for p in positions:
-        if p - 1 not in positions:
-            n = 1
-            while p + n in positions:
-                n += 1
-            best = max(best, n)
-    return best
+    return max((end - start for start, end in _stretches(positions)), default=0)
