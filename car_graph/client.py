@@ -304,7 +304,7 @@ class CarClient:
         """
 
         # every top anchor's closure, not only the close ones': a question may quote one far
-        # behind the lead as a second subject (verdict.quoted_beside); measured at 0-2 % of
+        # behind the lead as a second subject (quoting.quoted_beside); measured at 0-2 % of
         # the statement's time
         retrieval = self.retriever.retrieve(question, k, as_of, domain, known_at_instant(known_at),
                                             readings=k, reading_margin=math.inf)

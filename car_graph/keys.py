@@ -18,3 +18,13 @@ NAME_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 def normalize_key(value: str) -> str:
     return " ".join(value.split()).casefold()
+
+
+def entity_key(entity: str) -> str:
+    """An entity's key, without its type ("type:namespace:name" -> "namespace:name")."""
+    return entity.split(":", 1)[-1]
+
+
+def own_name(entity: str) -> str:
+    """The name an entity's key writes, without a namespace before ':' ("name")."""
+    return entity_key(entity).rsplit(":", 1)[-1]

@@ -416,7 +416,7 @@ class Retriever:
         """How many other documents of ``doc_id``'s kind and scope, outside its supersession
         chain, hold ``passage`` (a span of its title or text, as it writes it) in their title
         and text, word for word: whether a question quoting it names ``doc_id`` or a family's
-        boilerplate (``verdict.MAX_QUOTE_SHARERS``). In the corpus as of ``as_of`` and as
+        boilerplate (``quoting.MAX_QUOTE_SHARERS``). In the corpus as of ``as_of`` and as
         recorded at ``known_at`` (None: now), the one the verdict's retrieval read."""
         wanted = words(passage)
         if not wanted:

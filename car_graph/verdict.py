@@ -3,7 +3,9 @@ controls it -- plus a compact, citation-bearing context block for an LLM prompt.
 
 Pure logic over the typed results of retrieval (``Retrieval``) and of the subject's closure
 (``Explanation``); ``CarClient.answer`` runs the two queries and calls ``decide``. Nothing here
-touches the database or a model, so every branch is unit-tested on hand-made objects.
+touches the database or a model, so every branch is unit-tested on hand-made objects. What a
+question quotes of a document -- the runs of words, the quote constants, the rules reading them
+(``quoted_beside``, ``quoted_elsewhere``) -- is ``car_graph.quoting``.
 
 A verdict asserts a single subject only when the evidence singles it out (``judge``):
 
@@ -53,12 +55,13 @@ Without anchor scores (a hand-made ``Retrieval``) the top anchor is trusted, as 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from enum import StrEnum
 from typing import Any, Protocol
 
+from car_graph.keys import entity_key, own_name
 from car_graph.linking import (
     DEFINED_NAME,
     LinkingSettings,
@@ -68,8 +71,23 @@ from car_graph.linking import (
     words,
     written_as_spelled,
 )
-from car_graph.linking import WORD_PATTERN as _WORDS
 from car_graph.metrics import Reading, VerdictOutcome
+from car_graph.quoting import (
+    MAX_QUOTE_SHARERS,
+    MIN_QUOTED_TEXT_WORDS,
+    QUOTE_WORD_ZIPF,
+    QuoteSharers,
+    distinct_passage,
+    few_share,
+    name_positions,
+    quoted_beside,
+    quoted_elsewhere,
+    quoted_run,
+    quoted_whole_or_in_part,
+    quotes_title,
+    title_and_text,
+    written_inside_quote,
+)
 from car_graph.types import Explanation, Hop, Result, Retrieval, Status
 
 
@@ -96,25 +114,6 @@ VERDICT_MARGIN = 1.0
 # (docs/rag.md): every decisive name-held subject there fits at >= 1.0 (the named subjects of the
 # two-named sets at >= 0.68 but one, 0.24, superseded); the spurious in-force one at 0.27.
 MIN_TEXT_FIT = 0.5
-# The fewest words a title needs for the question quoting it whole to single its document out
-# (``quotes_title``). A guard, not a tuned value: the dev splits answer the same from 2 to 6
-# (docs/rag.md); shorter titles ("Denial of service", a bare name) are ordinary phrases.
-MIN_QUOTED_TITLE_WORDS = 4
-# The fewest consecutive words of a document's title or text a question must repeat for the
-# quote to single that document out among the close candidates (``quotes_text``): a sentence,
-# not a phrase. On the security paraphrase dev split, 6, 8 and 10 words single out 18, 19 and 16
-# of its 35 ambiguous verdicts, each time the gold one (docs/rag.md).
-MIN_QUOTED_TEXT_WORDS = 8
-# The most other documents of a candidate's kind and scope, outside its supersession chain, that
-# may hold the passage a question quotes from it for the quote to single it out. More, and the
-# passage is shared: a family's boilerplate ("TensorFlow is an end-to-end open source platform
-# for machine learning" opens 90 advisories of three packages) names no one of them, and a
-# sentence four advisories share fits four documents alike. Set on the dev splits
-# (docs/rag.md): at 5 (k, the most candidates a verdict lists), passages shared by 3-5 others
-# made 5 decisive verdicts, 4 right and 1 stale; at 2 or 1 the four right ones become ambiguous
-# verdicts listing the gold and the stale one goes, no other dev set moving; at 0 a fifth right
-# one goes too.
-MAX_QUOTE_SHARERS = 2
 # Words a question uses to ask whether something is still in force, not to say which document it
 # means: a document that alone holds one ("SSRF ... via Unresolved Hostname" for "is it still
 # unresolved?") is not singled out by it (``distinct_passage``'s evidence). Plain English status
@@ -126,20 +125,6 @@ STATUS_WORDS = frozenset({
     "obsolete", "outdated", "superseded", "replaced", "void", "voided", "revoked", "repealed",
     "withdrawn", "rescinded", "expired", "force",
 })
-# A stretch of a question about one subject that the subject's document does not write is
-# mostly the question's own frame ("would a US pharmacy still fill a prescription for"): it is
-# looked up as a possible quote of another document (``quoted_elsewhere``) only when it holds a
-# word rarer in English than this (Zipf frequency), as a document's sentence does ("tarball",
-# "LocalCluster", "Bleichenbacher"). A cost guard, not a judge: a look-up names a document only
-# on an 8-word quote. On the dev probes (docs/rag.md) each of the 23 stretches whose look-up
-# found a second subject held such a word and none of the 89 frame stretches did; at 3.0, five
-# of the 23 would have been missed. A question naming several subjects is a list of them, and
-# its stretches are looked up whatever their words ("... MQTT.js issue in handling PUBLISH
-# tickets ...": no word rarer than 3.5).
-QUOTE_WORD_ZIPF = 3.5
-# (doc_id, the quoted passage as the document writes it) -> how many other documents of its kind
-# and scope, outside its supersession chain, hold the passage (``Retriever.quote_sharers``)
-QuoteSharers = Callable[[str, str], int]
 
 
 class Corpus(Protocol):
@@ -735,100 +720,6 @@ def voiding_kinds(close: Sequence[str], explanations: Mapping[str, Explanation])
     return frozenset(k for k in voiders if k) - {explanations[a].kind for a in voided}
 
 
-def quotes_title(question: str, title: str) -> bool:
-    """The question contains the title's words in order, as a run of whole words, and the
-    title has at least ``MIN_QUOTED_TITLE_WORDS`` of them: a short title ("Denial of service",
-    a bare drug name) is a phrase other documents' questions use too."""
-    wanted = words(title)
-    if len(wanted) < MIN_QUOTED_TITLE_WORDS:
-        return False
-    said = words(question)
-    return any(said[i:i + len(wanted)] == wanted for i in range(len(said) - len(wanted) + 1))
-
-
-def quotes_text(question: str, text: str, run: int = MIN_QUOTED_TEXT_WORDS) -> bool:
-    """The question repeats ``run`` consecutive words of ``text`` (a document's title and text)
-    in their order: it quotes the document, whatever it leaves out around the quote (versions,
-    the product's name)."""
-    return quoted_run(question, text, run) is not None
-
-
-def quoted_run(question: str, text: str, run: int = MIN_QUOTED_TEXT_WORDS,
-               names: Collection[int] = ()) -> str | None:
-    """The longest passage of ``text`` the question quotes (``quotes_text``), as ``text`` writes
-    it (so a fulltext phrase query tokenises it as the index did: "torch.load" is one token);
-    None when it quotes no ``run`` consecutive words. ``names``: positions of the question's
-    words that write a name it links (``name_positions``); the passage sheds them at its ends
-    while it stays ``run`` words long -- a quote followed by the product's name ("... for
-    machine learning (tensorflow-gpu)") reaches into the text's next sentence only because
-    that sentence opens with the name, and the longer passage would look unique."""
-    said, written = words(question), words(text)
-    longest = reach(said, written)
-    # the first of the longest runs the text holds whole: consecutive windows held at different
-    # places of the text are two passages, not one
-    n = max(longest, default=0)
-    if n < run:
-        return None
-    start = longest.index(n)
-    while n > run and start in names:
-        start, n = start + 1, n - 1
-    while n > run and start + n - 1 in names:
-        n -= 1
-    quoted = said[start:start + n]
-    spans = [m.span() for m in _WORDS.finditer(text.lower())]
-    at = next(j for j in range(len(written) - n + 1) if written[j:j + n] == quoted)
-    return text[spans[at][0]:spans[at + n - 1][1]]
-
-
-def distinct_passage(question: str, text: str, others: Iterable[str]) -> str | None:
-    """The longest run of the question's words that ``text`` holds and none of ``others`` does,
-    as ``words`` spells it, space-separated (a fulltext phrase query of plain words: a run the
-    index keeps as one token, "torch.load", is not found and vouches for nothing); of several
-    as long, the first in the question; None when every run it holds is held by another text
-    too."""
-    said = words(question)
-    mine = reach(said, words(text))
-    theirs = [reach(said, words(o)) for o in others]
-    # a run from i of n words qualifies when text holds it (n <= mine[i]) and no other text does
-    # (n > theirs[i]): the longest from i is mine[i] itself, if no other reaches as far
-    best, start = 0, 0
-    for i, n in enumerate(mine):
-        if n > best and all(t[i] < n for t in theirs):
-            best, start = n, i
-    return " ".join(said[start:start + best]) if best else None
-
-
-def name_positions(retrieval: Retrieval) -> set[int]:
-    """The positions of the question's words (``words``) that write a name it links."""
-    said = words(retrieval.question)
-    return {p for start, end in mention_positions(retrieval.question_entities, said)
-            for p in range(start, end)}
-
-
-def title_and_text(document: Explanation | Result) -> str:
-    """A document's title and text as the quote rules read them: one passage."""
-    return f"{document.title} {document.text}"
-
-
-def reach(said: Sequence[str], written: Sequence[str]) -> list[int]:
-    """For each position i of ``said``: the most words from i on that ``written`` holds as a run,
-    in order and adjacent. Each start is tried only where ``written`` has said[i], so the cost is
-    about the question's length times a word's occurrences, not the product of both lengths."""
-    where: dict[str, list[int]] = {}
-    for j, word in enumerate(written):
-        where.setdefault(word, []).append(j)
-    out = []
-    for i, word in enumerate(said):
-        longest = 0
-        for j in where.get(word, ()):
-            n = 1
-            while i + n < len(said) and j + n < len(written) and said[i + n] == written[j + n]:
-                n += 1
-            longest = max(longest, n)
-        out.append(longest)
-    return out
-
-
 def identified(retrieval: Retrieval, holds: Iterable[str]) -> bool:
     """The document holds an identifier the question gives ("type:key" of ``holds``): no
     ordinary word, so it singles the document out whatever else fits the question's words."""
@@ -856,7 +747,7 @@ def writes_whole_name(retrieval: Retrieval, entities: Iterable[str]) -> bool:
     """The question writes the name of one of ``entities`` ("type:key") that has two or more
     words whole, with the name's own separators (``linking.written_as_spelled``)."""
     return any(len(words(name)) >= 2 and written_as_spelled(name, retrieval.question)
-               for name in map(_own_name, entities))
+               for name in map(own_name, entities))
 
 
 def writes_rare_name(retrieval: Retrieval, entities: Iterable[str]) -> bool:
@@ -865,7 +756,7 @@ def writes_rare_name(retrieval: Retrieval, entities: Iterable[str]) -> bool:
     is a name wherever it stands, "express" may be a word."""
     return any(len(words(name)) == 1 and written_as_spelled(name, retrieval.question)
                and not is_common_word(name.casefold(), LinkingSettings.common_word_zipf)
-               for name in map(_own_name, entities))
+               for name in map(own_name, entities))
 
 
 def outfitted(retrieval: Retrieval, named: str, close: Sequence[str]) -> bool:
@@ -1009,16 +900,6 @@ def _head_word(key: str) -> str:
     return next((w for w in re.split(r"[\s_-]+", name) if w), name)
 
 
-def _key(entity: str) -> str:
-    """An entity's key, without its type ("package:debian:pillow" -> "debian:pillow")."""
-    return entity.split(":", 1)[-1]
-
-
-def _own_name(entity: str) -> str:
-    """The name an entity's key writes, without a namespace before ':' ("pillow")."""
-    return _key(entity).rsplit(":", 1)[-1]
-
-
 def question_mentions(retrieval: Retrieval) -> list[tuple[str, ...]]:
     """The retrieval's question's mentions: its linked entities (each once) grouped by
     ``mention_groups``, with the question and the identifiers it gives."""
@@ -1045,9 +926,9 @@ def mention_groups(entities: Sequence[str], question: str | None = None,
     "CVE-2021-28677" and "CVE-2020-1234" share the word "cve" but name two things (a path's
     versions, "host/org/fiber/v3" and "host/org/fiber", stay one name). Identifiers read from
     part of one ("the CVE ending in 30629": two CVEs end so) are that one mention's readings."""
-    given = {e for e in identifiers if question is not None and spelled_out(_key(e), question)}
-    keys = [tuple(w for w in re.split(r"[\s_/:-]+", _key(e)) if w) for e in entities]
-    heads = [_own_name(e) if e in given and "/" not in _key(e) else _head_word(_key(e))
+    given = {e for e in identifiers if question is not None and spelled_out(entity_key(e), question)}
+    keys = [tuple(w for w in re.split(r"[\s_/:-]+", entity_key(e)) if w) for e in entities]
+    heads = [own_name(e) if e in given and "/" not in entity_key(e) else _head_word(entity_key(e))
              for e in entities]
     parent = list(range(len(entities)))
 
@@ -1067,7 +948,7 @@ def mention_groups(entities: Sequence[str], question: str | None = None,
         groups.setdefault(root(i), []).append(entity)
     if question is not None:
         for i, group in groups.items():
-            spelled = [e for e in group if spelled_out(_key(e), question)]
+            spelled = [e for e in group if spelled_out(entity_key(e), question)]
             if spelled:
                 groups[i] = spelled
     return [tuple(g) for g in groups.values()]
@@ -1148,7 +1029,7 @@ def name_read_as_word(verdict: Verdict, retrieval: Retrieval, held: Mapping[str,
     fit = text_fit(retrieval, subject)
     if fit is None:
         return []
-    names = [words(_own_name(e)) for e in mine]
+    names = [words(own_name(e)) for e in mine]
     return [a for a in retrieval.anchors[:k]
             if a != subject and not mine & set(held.get(a, ()))
             and (theirs := text_fit(retrieval, a)) is not None and theirs >= fit - margin
@@ -1273,17 +1154,17 @@ def unanswered(retrieval: Retrieval, groups: Sequence[tuple[str, ...]],
                if g not in groups and holds.isdisjoint(g)
                and not only_qualifies(g, retrieval)
                and (writes_whole_name(retrieval, g) or writes_rare_name(retrieval, g))
-               and not any(spelled_out(_own_name(e), text) for e in g for text in texts)]
+               and not any(spelled_out(own_name(e), text) for e in g for text in texts)]
 
     def note(group: tuple[str, ...]) -> str:
-        name = _own_name(group[0])
+        name = own_name(group[0])
         if any(set(group) & set(held.get(a, ())) for a in retrieval.anchors):
             # a holder was retrieved but fits too little of the question to be its answer
             return (f"the question names {name}; the retrieved documents about it fit too "
                     "little of the question to answer it")
         return f"the question names {name}, which no retrieved document answers"
 
-    return [Verdict(question=_own_name(g[0]), as_of=retrieval.as_of, kind=VerdictKind.NOT_FOUND,
+    return [Verdict(question=own_name(g[0]), as_of=retrieval.as_of, kind=VerdictKind.NOT_FOUND,
                     notes=(note(g),))
             for g in missing]
 
@@ -1384,7 +1265,8 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
             # words ("... Dask clusters ... listen on external interfaces in distributed")
             if corpus is not None:
                 distinct += [quoted_subject(doc) for doc in quoted_elsewhere(
-                    retrieval, distinct, explanations, corpus, sharers)]
+                    retrieval, read_as(distinct, explanations), corpus.quoted_documents,
+                    sharers)]
             # a mention dropped as weakly named is answered by nothing: unanswered may list it
             judged = [g for _, g in kept_groups]
             texts = [title_and_text(explanations[v.subject_id]) for v in distinct
@@ -1425,49 +1307,19 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
             return several(retrieval, [verdict, quoted_subject(other)])
         # the same beyond the top anchors: a document the question quotes that the retrieval
         # did not reach ("... in tar", the other product's holders filling the top k)
-        quoted = (quoted_elsewhere(retrieval, [verdict], explanations, corpus, sharers,
-                                   rare_zipf=QUOTE_WORD_ZIPF) if corpus is not None else [])
+        quoted = (quoted_elsewhere(retrieval, read_as([verdict], explanations),
+                                   corpus.quoted_documents, sharers, rare_zipf=QUOTE_WORD_ZIPF)
+                  if corpus is not None else [])
         if quoted:
             return several(retrieval, [verdict, *map(quoted_subject, quoted)])
     return verdict
 
 
-def mention_positions(group: Sequence[str], said: Sequence[str]) -> list[tuple[int, int]]:
-    """Where the question's words (``said``) write a mention's name: (start, end) word positions
-    of each key of ``group`` ("type:key"; a namespace before ':' is not written), in order."""
-    found = []
-    for entity in group:
-        name = words(_own_name(entity))
-        n = len(name)
-        found += [(i, i + n) for i in range(len(said) - n + 1) if n and list(said[i:i + n]) == name]
-    return found
-
-
-def written_inside_quote(group: Sequence[str], said: Sequence[str], text: str) -> bool:
-    """Each place the question writes the mention is inside a passage it quotes from ``text``:
-    ``text`` holds the name, the question's words on both sides of it belong to runs of two or
-    more words ``text`` holds, and that stretch of adjacent runs and the name holds a quote
-    (``MIN_QUOTED_TEXT_WORDS`` consecutive words). A question quoting a sentence while leaving
-    out versions ("keystonemiddleware before 1.6.0 and") still quotes it; a name written
-    beside a quote, or in place of the quote's own words, is not inside it."""
-    spans = mention_positions(group, said)
-    if not spans:
-        return False
-    written = words(text)
-    near = held_positions(said, written, 2)
-    quoted = held_positions(said, written, MIN_QUOTED_TEXT_WORDS)
-    for start, end in spans:
-        if start - 1 not in near or end not in near or not holds_passage(text, said[start:end]):
-            return False
-        inside = near | set(range(start, end))
-        low, high = start, end
-        while low - 1 in inside:
-            low -= 1
-        while high in inside:
-            high += 1
-        if quoted.isdisjoint(range(low, high)):
-            return False
-    return True
+def read_as(subjects: Sequence[Verdict], explanations: Mapping[str, Explanation]) -> list[Explanation]:
+    """The closures of the documents the verdicts read the question as: each subject and each
+    reading of an ambiguous one."""
+    return [explanations[doc] for v in subjects for r in (v, *v.candidates)
+            if (doc := r.subject_id) is not None and doc in explanations]
 
 
 def inside_quote_of_another(verdict: Verdict, group: Sequence[str], verdicts: Sequence[Verdict],
@@ -1503,140 +1355,3 @@ def inside_quote_of_another(verdict: Verdict, group: Sequence[str], verdicts: Se
     return False
 
 
-def few_share(sharers: QuoteSharers | None, anchor: str, passage: str) -> bool:
-    """No more than ``MAX_QUOTE_SHARERS`` other documents of the anchor's kind and scope hold
-    the passage it is quoted by (``sharers`` asked; None: a hand-made retrieval, taken as
-    unique). More, and the passage is a family's boilerplate that names none of them."""
-    return sharers is None or sharers(anchor, passage) <= MAX_QUOTE_SHARERS
-
-
-def quoted_whole_or_in_part(retrieval: Retrieval, explanation: Explanation,
-                            sharers: QuoteSharers | None = None) -> bool:
-    """The question quotes the document: its whole title (``quotes_title``) or a sentence of
-    its title and text (``quoted_run``), a passage no more than ``MAX_QUOTE_SHARERS`` other
-    documents of its kind and scope hold (asked of ``sharers`` only then)."""
-    title = explanation.title
-    passage = (title if quotes_title(retrieval.question, title)
-               else quoted_run(retrieval.question, title_and_text(explanation),
-                               names=name_positions(retrieval)))
-    return passage is not None and few_share(sharers, explanation.doc_id, passage)
-
-
-def quoted_beside(subject: str, retrieval: Retrieval, explanations: Mapping[str, Explanation],
-                  limit: int | None = None, sharers: QuoteSharers | None = None) -> str | None:
-    """The one other top anchor the question quotes a sentence of (``MIN_QUOTED_TEXT_WORDS``
-    consecutive words of its title or text) where ``subject`` holds none of those words in that
-    order: the question asks about both ("Are the tar issue \"...\" and the aws-iam-authenticator
-    issue \"...\" both fixed?", where "tar" is an ordinary word no name is linked on). Not a
-    document on the subject's chain, and not a passage more than ``MAX_QUOTE_SHARERS`` others
-    of its kind and scope hold (a family's boilerplate). Texts come from the readings, else from
-    the anchor's own result (in force); an anchor known by neither is not read (``CarClient.answer``
-    has the retrieval walk every top anchor's closure, so none is unknown there)."""
-    said = words(retrieval.question)
-    mine = explanations[subject]
-    covered = held_positions(said, words(title_and_text(mine)), _SUBJECT_WINDOW)
-    chain = on_chain_of(mine)
-    own = {r.doc_id: r for r in retrieval.results if r.doc_id == r.anchor_id}
-    read = {e.doc_id: e for e in retrieval.readings}
-    found: list[tuple[str, str]] = []
-    for anchor in retrieval.anchors[:len(retrieval.anchors) - retrieval.beyond][:limit]:
-        if anchor == subject or anchor in chain:
-            continue
-        known = explanations.get(anchor) or read.get(anchor)
-        if known is not None:
-            if subject in {c.doc_id for c in known.controlling}:
-                continue
-            text = title_and_text(known)
-        elif anchor in own:
-            text = title_and_text(own[anchor])
-        else:
-            continue
-        theirs = held_positions(said, words(text), MIN_QUOTED_TEXT_WORDS) - covered
-        if longest_stretch(theirs) >= MIN_QUOTED_TEXT_WORDS:
-            passage = quoted_run(retrieval.question, text, names=name_positions(retrieval))
-            if passage is not None:
-                found.append((anchor, passage))
-    if len(found) != 1:
-        return None
-    anchor, passage = found[0]
-    return anchor if few_share(sharers, anchor, passage) else None
-
-
-def quoted_elsewhere(retrieval: Retrieval, subjects: Sequence[Verdict],
-                     explanations: Mapping[str, Explanation], corpus: Corpus,
-                     sharers: QuoteSharers | None = None,
-                     rare_zipf: float | None = None) -> list[str]:
-    """The documents a question also quotes beside its ``subjects`` (one decisive subject, or
-    the several it names), where none of the subjects' documents (nor their candidates') writes
-    those words: a product named by a common word ("distributed", "tar") links nothing, and the
-    other subjects' holders fill the top anchors, so the retrieval never reached its document.
-
-    Each stretch of at least ``MIN_QUOTED_TEXT_WORDS`` of the question's words that no
-    subject's document holds (``_SUBJECT_WINDOW`` words at a time), that writes no linked name
-    and, with ``rare_zipf``, holds a word rarer in English than that, is looked up in the corpus
-    (``Corpus.quoted_documents``). The one document holding the longest run of it, of at least
-    ``MIN_QUOTED_TEXT_WORDS`` words, is quoted -- unless another holds as long a run, more than
-    ``MAX_QUOTE_SHARERS`` others of its kind and scope hold the passage (boilerplate), or it
-    lies on a subject's chain (a release note repeating the advisory it fixes)."""
-    said = words(retrieval.question)
-    read = [explanations[doc] for v in subjects for r in (v, *v.candidates)
-            if (doc := r.subject_id) is not None and doc in explanations]
-    chain = set().union(*map(on_chain_of, read))
-    covered = name_positions(retrieval).union(
-        *(held_positions(said, words(title_and_text(e)), _SUBJECT_WINDOW) for e in read))
-    found: list[str] = []
-    for start, end in _stretches(set(range(len(said))) - covered):
-        part = said[start:end]
-        if len(part) < MIN_QUOTED_TEXT_WORDS or (
-                rare_zipf is not None and all(is_common_word(w, rare_zipf) for w in part)):
-            continue
-        runs = [(max(reach(part, words(text)), default=0), doc, text)
-                for doc, text in corpus.quoted_documents(" ".join(part), retrieval.as_of,
-                                                         retrieval.known_at)
-                if doc not in chain and doc not in found]
-        longest = max((n for n, _, _ in runs), default=0)
-        holders = [(doc, text) for n, doc, text in runs if n == longest]
-        if len(holders) != 1:
-            continue
-        doc, text = holders[0]
-        passage = quoted_run(" ".join(part), text)  # None: no MIN_QUOTED_TEXT_WORDS run
-        if passage is not None and few_share(sharers, doc, passage):
-            found.append(doc)
-    return found
-
-
-def on_chain_of(explanation: Explanation) -> set[str]:
-    """The document, its controlling documents and the documents one edge away either way: a
-    document repeating its words there answers it or is answered by it, no other subject."""
-    return {explanation.doc_id, *(c.doc_id for c in explanation.controlling),
-            *(h.to_id for h in explanation.superseded_by),
-            *(h.from_id for h in explanation.supersedes)}
-
-
-def _stretches(positions: set[int]) -> list[tuple[int, int]]:
-    """The maximal runs of consecutive integers in ``positions``, as [start, end) pairs."""
-    runs = []
-    for p in sorted(positions):
-        if p - 1 not in positions:
-            end = p + 1
-            while end in positions:
-                end += 1
-            runs.append((p, end))
-    return runs
-
-
-# The window of the subject's words that counts as holding part of the question in
-# ``quoted_beside``: shorter than a quote, so a passage the subject shares even in part is not
-# read as another document's
-_SUBJECT_WINDOW = 4
-
-
-def held_positions(said: Sequence[str], written: Sequence[str], run: int) -> set[int]:
-    """The positions of ``said`` inside some ``run`` consecutive words that ``written`` holds
-    in the same order."""
-    return {p for i, n in enumerate(reach(said, written)) if n >= run for p in range(i, i + n)}
-
-
-def longest_stretch(positions: set[int]) -> int:
-    """The most consecutive integers in ``positions``."""
-    return max((end - start for start, end in _stretches(positions)), default=0)

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from car_graph.client import CarClient
+from car_graph.quoting import MAX_QUOTE_SHARERS
 from car_graph.records import parse_record
-from car_graph.verdict import MAX_QUOTE_SHARERS
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.models]
 

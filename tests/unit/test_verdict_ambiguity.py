@@ -11,16 +11,24 @@ from datetime import UTC, date, datetime
 from car_graph.cli import render_verdict
 from car_graph.linking import words
 from car_graph.metrics import Reading, VerdictOutcome, score_verdicts, verdict_stale
+from car_graph.quoting import (
+    MAX_QUOTE_SHARERS,
+    distinct_passage,
+    quoted_beside,
+    quoted_elsewhere,
+    quoted_run,
+    quotes_text,
+    quotes_title,
+    reach,
+)
 from car_graph.types import Explanation, Hop, Result, Retrieval, Status
 from car_graph.verdict import (
-    MAX_QUOTE_SHARERS,
     Verdict,
     VerdictKind,
     answered_subject,
     answering,
     close_anchors,
     decide,
-    distinct_passage,
     judge,
     mention_groups,
     name_read_as_word,
@@ -30,12 +38,6 @@ from car_graph.verdict import (
     not_the_whole_question,
     outcome,
     outfitted,
-    quoted_beside,
-    quoted_elsewhere,
-    quoted_run,
-    quotes_text,
-    quotes_title,
-    reach,
     several,
     subject_mentions,
     text_fit,
@@ -1121,6 +1123,9 @@ class FakeCorpus:
         self.asked_kinds.append((as_of, known_at))
         return self.answering
 
+    def quoted_documents(self, passage, as_of, known_at) -> list[tuple[str, str]]:
+        return []  # no document quoted beyond the retrieval
+
 
 def test_words_of_the_question_only_one_candidate_holds_and_few_documents_do_single_it_out() -> None:
     # B and C are close and read differently (B, C in force; A superseded): ambiguous by margin
@@ -1484,24 +1489,25 @@ def test_a_sentence_no_subject_writes_quoted_from_a_document_nothing_retrieved_i
     assert THIRD in read and outcome(verdict).decisive
     # only the stretch no subject writes is looked up: the quote, with the frame words around it
     assert corpus.asked == [" ".join(words(f"{DASK} in distributed which are still open"))]
-    subjects = [replace(decide(r, explained[A]), retrieval=None), replace(decide(r, explained[B]), retrieval=None)]
-    assert quoted_elsewhere(r, subjects, explained, corpus) == [THIRD]
+    subjects = [explained[A], explained[B]]
+    assert quoted_elsewhere(r, subjects, corpus.quoted_documents) == [THIRD]
     # two documents holding the stretch as far: it names neither
     twice = QuotedCorpus([held_dask, ("adv:twin", f"Also: {DASK}.")])
-    assert quoted_elsewhere(r, subjects, explained, twice) == []
+    assert quoted_elsewhere(r, subjects, twice.quoted_documents) == []
     # a passage a family of documents shares is boilerplate
-    assert quoted_elsewhere(r, subjects, explained, corpus,
+    assert quoted_elsewhere(r, subjects, corpus.quoted_documents,
                             sharers=lambda d, p: MAX_QUOTE_SHARERS + 1) == []
     # a document on a subject's chain (the release fixing it repeats its text) is no subject
-    assert quoted_elsewhere(r, subjects, explained, QuotedCorpus([(FIX, f"Fixed: {DASK}.")])) == []
+    assert quoted_elsewhere(
+        r, subjects, QuotedCorpus([(FIX, f"Fixed: {DASK}.")]).quoted_documents) == []
     # a run shorter than a sentence quotes nothing
-    assert quoted_elsewhere(r, subjects, explained,
-                            QuotedCorpus([(THIRD, "they listen on external interfaces")])) == []
+    assert quoted_elsewhere(r, subjects, QuotedCorpus(
+        [(THIRD, "they listen on external interfaces")]).quoted_documents) == []
     # a question every word of which a subject's document writes asks the corpus nothing
     quiet = QuotedCorpus([held_dask])
     covered = replace(r, question="Status check: buffer overflow in the alpha array parser in alpha; "
                                   "symbolic links in beta archives overwrite files in beta.")
-    assert quoted_elsewhere(covered, subjects, explained, quiet) == [] and quiet.asked == []
+    assert quoted_elsewhere(covered, subjects, quiet.quoted_documents) == [] and quiet.asked == []
 
 
 def test_a_single_subjects_verdict_also_asks_about_a_sentence_it_quotes_from_a_document_not_retrieved() -> None:
