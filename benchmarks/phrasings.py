@@ -51,6 +51,12 @@ TEMPLATES = {
     "open-vuln": "Is {f} still an open vulnerability?",
     "status": "What is the current status of {f}?",
     "exploit": "Can {f} still be exploited?",
+    # a tool or a process named in the frame ("Dependabot", "pentest", "ticket"): words a
+    # question brings of its own that may be rare, even unique, in a corpus
+    "dependabot": "Dependabot opened an alert about {f}. Do we still have to act on it?",
+    "pentest": "The pentest report lists {f}; has a fix been published since?",
+    "ticket": "Ticket SEC-triage: {f}. Can we close it as fixed upstream?",
+    "container": "Our container image scan still shows {f}. Is there a patched version?",
 }
 
 # Frames for a question about two products' flaws (the ``two_named*`` rows, whose
@@ -104,6 +110,9 @@ MASKED_TEMPLATES: dict[tuple[str, ...], dict[str, str]] = {
     ("ind",): {
         "masked-pulled": "Has the drug for {ind} been pulled from the market?",
         "masked-banned": "Is the medicine given for {ind} banned now?",
+        "masked-prescribed": "My grandmother was prescribed a drug for {ind} decades ago. "
+                             "Is it still sold?",
+        "masked-this-drug": "This drug is used to treat {ind}. Does it still have FDA approval?",
     },
     ("cls", "ind"): {"masked-class-withdrawn": "Was the {cls} for {ind} withdrawn?"},
     ("moa", "ind"): {"masked-moa-order": "Can we still order the {ind} drug that works by {moa}?"},

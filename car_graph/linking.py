@@ -216,6 +216,23 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
+# A qualified name: words of letters joined, with no space, by '/', '.', '_' or ':' -- a path, a
+# module or a member ("go/scanner", "net/http", "torch.load", "zip_next"); "HTTP/2" and "1.2" are not
+_QUALIFIED_NAME = re.compile(r"(?<![\w/.:])[a-z][a-z0-9]*(?:[/._:]+[a-z][a-z0-9]*)+")
+
+
+def only_in_qualified_names(word: str, text: str, question: str) -> bool:
+    """``text`` writes ``word`` (as ``words`` spells it) only as a segment of qualified names
+    ("go/scanner") and the question writes none of those names: a question using the bare
+    segment as an ordinary word ("our scanner flagged ...") does not cite the name, as the
+    linker does not link a name on a common word alone."""
+    lowered = text.lower()
+    if word in words(_QUALIFIED_NAME.sub(" ", lowered)):
+        return False
+    names = {n for n in _QUALIFIED_NAME.findall(lowered) if word in words(n)}
+    return bool(names) and names.isdisjoint(_QUALIFIED_NAME.findall(question.lower()))
+
+
 def holds_passage(text: str, passage: Sequence[str]) -> bool:
     """``text`` holds the words of ``passage`` (as ``words`` splits them) in order, adjacent."""
     written, n = words(text), len(passage)

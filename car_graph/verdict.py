@@ -31,8 +31,9 @@ A verdict asserts a single subject only when the evidence singles it out (``judg
   holds, no other document of its kind in the corpus holds (``distinct_passage``, counted by
   ``passage_holders``), with a word no other close candidate holds at all and at most
   ``MAX_QUOTE_SHARERS`` other documents of its kind do ("indicated for gout": one approval says
-  "Indication: Gout"); it holds every mention the question links, and no other close candidate
-  fits the question's words better.
+  "Indication: Gout"; a word it writes only inside a qualified name the question does not
+  write, "scanner" of go/scanner, is not its own); it holds every mention the question links,
+  and no other close candidate fits the question's words better.
 
 Otherwise the verdict is ``AMBIGUOUS``: it lists the close candidates, each with its own status
 and controlling documents, and is never IN FORCE -- the summary says which readings are voided
@@ -67,6 +68,7 @@ from car_graph.linking import (
     LinkingSettings,
     holds_passage,
     is_common_word,
+    only_in_qualified_names,
     spelled_out,
     words,
     written_as_spelled,
@@ -680,7 +682,9 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
     # "node module before 0.4.7 suffers"): it needs a word no other close candidate holds at all,
     # which few documents of the kind do. Weaker evidence than a quote, so the candidate must also
     # hold every mention the question makes: words of one document do not answer a question that
-    # also names another product
+    # also names another product. A word it writes only as a segment of a path or a member
+    # ("go/scanner") is the name's, and a question using it bare ("our scanner flagged") does not
+    # cite the name
     if corpus is not None:
         mentions = [g for g in question_mentions(retrieval)
                     if not (set(g) <= set(retrieval.question_identifiers)
@@ -694,7 +698,8 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
                 continue
             theirs = set().union(*(words(texts[o]) for o in close if o != a))
             own_words = [w for w in dict.fromkeys(passage.split())
-                         if w not in theirs and w not in STATUS_WORDS]
+                         if w not in theirs and w not in STATUS_WORDS
+                         and not only_in_qualified_names(w, texts[a], retrieval.question)]
             if own_words:  # a one-word passage is its own word: its exact count tells both
                 asks[a] = [passage, *(w for w in own_words if w != passage)]
         flat = [(a, p) for a, passages in asks.items() for p in passages]

@@ -9,7 +9,7 @@ from dataclasses import replace
 from datetime import UTC, date, datetime
 
 from car_graph.cli import render_verdict
-from car_graph.linking import words
+from car_graph.linking import only_in_qualified_names, words
 from car_graph.metrics import Reading, VerdictOutcome, score_verdicts, verdict_stale
 from car_graph.quoting import (
     MAX_QUOTE_SHARERS,
@@ -1179,6 +1179,38 @@ def test_a_phrase_unique_only_by_its_word_order_or_leaving_a_named_product_unhel
                     anchor_text_scores=(1.1, 1.0))
     verdict = judge(named, gout, margin=1.0, held={A: (), B: ()}, corpus=everything_rare)
     assert verdict.kind is VerdictKind.AMBIGUOUS
+
+
+def test_a_word_the_candidate_writes_only_inside_a_qualified_name_does_not_single_it_out() -> None:
+    # "Our scanner flagged ...": A is the one candidate holding "scanner", but only as a segment
+    # of the path go/scanner; the question uses it as an ordinary word of its own frame
+    explained = {**EXPLAINED,
+                 A: replace(EXPLAINED[A], title="Infinite loop in parsing in go/scanner", text=""),
+                 B: replace(EXPLAINED[B], title="Infinite loop when parsing inputs", text="")}
+    r = replace(retrieval((A, B), (1.1, 1.0)),
+                question="Our scanner flagged an infinite loop. Is it still unresolved?",
+                anchor_text_scores=(1.1, 1.0))
+    rare = FakeCorpus(every=0)
+    assert judge(r, explained, margin=1.0, corpus=rare).kind is VerdictKind.AMBIGUOUS
+    assert rare.asked == []
+    # a question writing the name itself cites it
+    named = replace(r, question="Is the infinite loop in go/scanner still unresolved?")
+    cited = judge(named, explained, margin=1.0, corpus=FakeCorpus(every=0))
+    assert cited.subject_id == A and cited.singled_out_by == "words of the question only it holds"
+    # and a document writing the word on its own is held to it as before
+    plain = {**explained, A: replace(explained[A], text="Found by a scanner.")}
+    assert judge(r, plain, margin=1.0, corpus=FakeCorpus(every=0)).subject_id == A
+
+
+def test_only_in_qualified_names_reads_paths_modules_and_members_not_prose() -> None:
+    text = "Infinite loop in parsing in go/scanner. Use torch.load; HTTP/2 floods net/http."
+    assert only_in_qualified_names("scanner", text, "Our scanner flagged it")
+    assert not only_in_qualified_names("scanner", text, "Is go/scanner fixed?")
+    assert only_in_qualified_names("load", text, "Does it load models?")
+    assert not only_in_qualified_names("parsing", text, "parsing")  # written on its own
+    assert not only_in_qualified_names("http", text, "http")  # "HTTP/2" is no qualified name
+    assert not only_in_qualified_names("gout", "Indication: Gout.", "gout")
+    assert not only_in_qualified_names("absent", text, "absent")  # not written at all
 
 
 def test_candidates_of_a_kind_that_only_voids_others_are_answers_not_readings() -> None:
