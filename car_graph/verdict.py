@@ -1057,13 +1057,6 @@ def named_subjects(retrieval: Retrieval, held: Mapping[str, Iterable[str]],
     return [tuple(a for a in retrieval.anchors if set(g) & holds[a])[:k] for g in groups]
 
 
-def answered_subject(verdict: Verdict, retrieval: Retrieval, held: Mapping[str, Iterable[str]],
-                     subject: Explanation, k: int) -> str | None:
-    """The best-ranked of ``answered_subjects``; None when there is none."""
-    answered = answered_subjects(verdict, retrieval, held, subject, k)
-    return answered[0] if answered else None
-
-
 def answered_subjects(verdict: Verdict, retrieval: Retrieval, held: Mapping[str, Iterable[str]],
                       subject: Explanation, k: int) -> tuple[str, ...]:
     """The anchors an IN FORCE subject answers, best-ranked first: others of the top k anchors
@@ -1221,7 +1214,7 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
     """The verdict on a retrieval (what ``CarClient.answer`` returns), given ``closure_of``
     (an anchor's ``Explanation``): a question with two or more mentions that name subjects held
     by different anchors gets one verdict per subject (``several``); otherwise ``judge`` over the
-    close anchors, the subject an IN FORCE answer answers (``answered_subject``), and the guards
+    close anchors, the subject an IN FORCE answer answers (``answered_subjects``), and the guards
     of ``not_the_whole_question``."""
     close = close_anchors(retrieval, margin, k)
     explanations = {a: closure_of(a) for a in close}

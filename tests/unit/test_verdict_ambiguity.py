@@ -25,7 +25,7 @@ from car_graph.types import Explanation, Hop, Result, Retrieval, Status
 from car_graph.verdict import (
     Verdict,
     VerdictKind,
-    answered_subject,
+    answered_subjects,
     answering,
     close_anchors,
     decide,
@@ -889,12 +889,12 @@ def test_a_fix_answers_the_advisory_holding_the_same_name_in_another_registry() 
     held = dict(zip(r.anchors, r.anchor_held, strict=True))
     top = judge(r, explained, margin=1.0, held=held)
     assert top.kind is VerdictKind.IN_FORCE and top.subject_id == FIX
-    assert answered_subject(top, r, held, explained[FIX], 5) == A
+    assert answered_subjects(top, r, held, explained[FIX], 5) == (A,)
     # an advisory of another name with the same CVE is not what the question names
     other = replace(r, anchor_held=(r.anchor_held[0], ("cve:cve-2021-1", "package:pypi:beta"),
                                     ("package:pypi:alpha",)))
     held_other = dict(zip(other.anchors, other.anchor_held, strict=True))
-    assert answered_subject(top, other, held_other, explained[FIX], 5) is None
+    assert answered_subjects(top, other, held_other, explained[FIX], 5) == ()
 
 
 def test_the_release_that_holds_the_identifier_of_the_advisory_it_fixes_is_its_answer() -> None:
@@ -907,7 +907,7 @@ def test_the_release_that_holds_the_identifier_of_the_advisory_it_fixes_is_its_a
     held = dict(zip(r.anchors, r.anchor_held, strict=True))
     top = judge(r, explained, margin=1.0, held=held)
     assert top.kind is VerdictKind.IN_FORCE and top.subject_id == FIX
-    assert answered_subject(top, r, held, explained[FIX], 5) == A
+    assert answered_subjects(top, r, held, explained[FIX], 5) == (A,)
     verdict = verdict_for(r, explained.__getitem__, k=5, margin=1.0)
     assert verdict.kind is VerdictKind.SUPERSEDED and verdict.subject_id == A
     assert verdict.singled_out_by == "answered by the top match"
@@ -915,10 +915,10 @@ def test_the_release_that_holds_the_identifier_of_the_advisory_it_fixes_is_its_a
     # an anchor that holds less than the top does is not what the question names
     fewer = replace(r, anchor_held=(("cve:cve-1", "product:alpha"), ("product:alpha",), ()))
     held_fewer = dict(zip(fewer.anchors, fewer.anchor_held, strict=True))
-    assert answered_subject(top, fewer, held_fewer, explained[FIX], 5) is None
+    assert answered_subjects(top, fewer, held_fewer, explained[FIX], 5) == ()
     # nor is one the top does not supersede, nor anything before the fix takes effect
-    assert answered_subject(top, r, held, EXPLAINED[FIX], 5) is None
-    assert answered_subject(top, replace(r, as_of=date(2020, 6, 1)), held, explained[FIX], 5) is None
+    assert answered_subjects(top, r, held, EXPLAINED[FIX], 5) == ()
+    assert answered_subjects(top, replace(r, as_of=date(2020, 6, 1)), held, explained[FIX], 5) == ()
 
 
 def test_a_fix_answering_two_documents_the_question_fits_alike_leaves_them_both_open() -> None:
