@@ -113,6 +113,9 @@ class LinkedEntity:
     weight: float
     how: str  # identifier | partial | name | short_name | typo_reading | defined
     documents: tuple[str, ...] = ()  # defined: the documents whose titles define the name
+    # typo_reading: the question's word read several ways ("bextar": Bextra or Bexxar). Its
+    # readings are one mention of the question, not several
+    reading_of: str = ""
 
     def parameter(self) -> dict[str, Any]:
         """The entity as anchors.cypher's ``$entities`` item. Identifiers also count where a
@@ -481,11 +484,17 @@ def readings_per_name(coverings: Sequence[Mapping[str, str]]) -> list[int]:
     helped cover (an exact name: 1). "Kell" one edit from both "kwell" and "cell" reads as
     Kwell alone when no covered name needs "cell"; "axois" covering both Axios and Axoid has
     two readings, and each name gets 2."""
+    readings = typo_readings(coverings)
+    return [max((len(readings[q]) for q in used), default=1) for used in coverings]
+
+
+def typo_readings(coverings: Sequence[Mapping[str, str]]) -> dict[str, set[str]]:
+    """question word -> the name words it was read as, over all the covered names."""
     readings: dict[str, set[str]] = {}
     for used in coverings:
         for question_word, name_word in used.items():
             readings.setdefault(question_word, set()).add(name_word)
-    return [max((len(readings[q]) for q in used), default=1) for used in coverings]
+    return readings
 
 
 def typo_corrections(
@@ -926,12 +935,15 @@ class EntityLinker:
         covered = [pair for i, pair in enumerate(covered) if i not in inside]
         # An unambiguous name links at full weight; a typo with a few readings ("Tovan": Povan or
         # Trovan) links each reading at a share of it, so the rest of the question decides.
-        readings = readings_per_name([used for _, used in covered])
-        for (row, _), n in zip(covered, readings, strict=True):
+        coverings = [used for _, used in covered]
+        read_as = typo_readings(coverings)
+        for (row, used), n in zip(covered, readings_per_name(coverings), strict=True):
             if n == 1:
                 add(LinkedEntity(row["type"], row["key"], settings.name_weight, "name"))
             elif n <= settings.max_typo_readings:
-                add(LinkedEntity(row["type"], row["key"], settings.name_weight / n, "typo_reading"))
+                typo = next(q for q in used if len(read_as[q]) == n)  # its least certain word
+                add(LinkedEntity(row["type"], row["key"], settings.name_weight / n, "typo_reading",
+                                 reading_of=typo))
         self._link_defined(question, add)
         shorts = short_name_tokens(question, stop, settings)
         if shorts:

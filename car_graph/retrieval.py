@@ -207,11 +207,17 @@ class Retriever:
 
     def _analysis(self, question: str, vector: list[float], version: tuple[str, ...],
                   linker: EntityLinker) -> dict[str, Any]:
+        linked = linker.link(question)
+        read_from: dict[str, list[str]] = {}  # a word written several ways -> its readings
+        for e in linked:
+            if e.reading_of:
+                read_from.setdefault(e.reading_of, []).append(f"{e.type}:{e.key}")
         return {
             "embedding": vector,
             "fulltext": fulltext_query(question),  # the bm25 baseline's query
             "anchor_fulltext": anchor_lexical_query(question, self.settings.linking),
-            "entities": [e.parameter() for e in linker.link(question)],
+            "entities": [e.parameter() for e in linked],
+            "word_readings": [tuple(g) for g in read_from.values() if len(g) > 1],
             "graph_version": version,
         }
 
@@ -331,6 +337,7 @@ class Retriever:
                                        if e["mentions"]),
             readings=explained,
             beyond=sum(1 for a in anchors if a["rank"] >= params["anchors"]),
+            question_readings=tuple(params["word_readings"]),
         )
 
     def _explanation(self, reading: Mapping[str, Any], as_of: date | None,

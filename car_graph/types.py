@@ -118,6 +118,10 @@ class Retrieval:
     # returned wherever they rank (anchors.cypher's $holders) for a verdict that judges each
     # subject a question names among its holders. Not in to_json.
     beyond: int = 0
+    # entities of ``question_entities`` read from one word the question writes several ways (a
+    # typo one edit from several names: "Bextar", Bextra or Bexxar), one tuple per word: the
+    # readings of one mention, not several mentions. Not in to_json.
+    question_readings: tuple[tuple[str, ...], ...] = ()
 
     @property
     def ids(self) -> list[str]:

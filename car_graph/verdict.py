@@ -611,7 +611,12 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
         elif len(asked) == 1:
             mine = set(held.get(asked[0], ()) if held is not None else explanations[asked[0]].scope)
             groups = question_mentions(retrieval)
-            if groups and all(set(g) & mine for g in groups):
+            # ... and accounts for every number the question gives: "Is Go still affected by
+            # the one numbered 1962?" names a product of many advisories and the tail of one's
+            # identifier, which the linker reads as a year; the one advisory among Go's
+            # releases is then a guess
+            if (groups and all(set(g) & mine for g in groups)
+                    and not unplaced_number(retrieval, explanations[asked[0]], mine)):
                 return single(asked[0], "the others are of a kind that answers")
     voided = [a for a in close if a not in _reading(explanations[a])]
     if len({_reading(explanations[a]) for a in close}) == 1 and len(voided) <= 1:
@@ -713,6 +718,17 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
         if len(alone) == 1 and not outfitted(retrieval, alone[0], rivals(alone[0])):
             return single(alone[0], "words of the question only it holds")
     return _ambiguous(retrieval, explanations, close, margin, lead, top)
+
+
+def unplaced_number(retrieval: Retrieval, document: Explanation, holds: Iterable[str]) -> bool:
+    """The question writes a number of ``min_partial_digits`` digits or more that ``document``
+    writes nowhere: not in its title and text, nor in the key of an entity it holds (``holds``,
+    "type:key"; "cve:cve-2022-1962" writes 1962). A year to the linker may be an identifier's
+    tail to the asker; a document that does not write it does not account for it."""
+    written = set(words(title_and_text(document))).union(
+        *(words(entity_key(e)) for e in holds))
+    return any(w.isdigit() and len(w) >= LinkingSettings.min_partial_digits and w not in written
+               for w in words(retrieval.question))
 
 
 def voiding_kinds(close: Sequence[str], explanations: Mapping[str, Explanation]) -> frozenset[str]:
@@ -909,11 +925,12 @@ def question_mentions(retrieval: Retrieval) -> list[tuple[str, ...]]:
     """The retrieval's question's mentions: its linked entities (each once) grouped by
     ``mention_groups``, with the question and the identifiers it gives."""
     return mention_groups(list(dict.fromkeys(retrieval.question_entities)), retrieval.question,
-                          retrieval.question_identifiers)
+                          retrieval.question_identifiers, retrieval.question_readings)
 
 
 def mention_groups(entities: Sequence[str], question: str | None = None,
-                   identifiers: Iterable[str] = ()) -> list[tuple[str, ...]]:
+                   identifiers: Iterable[str] = (),
+                   readings: Iterable[Sequence[str]] = ()) -> list[tuple[str, ...]]:
     """The question's linked entities ("type:key") grouped by the mention they read: two
     entities are one mention when their names share their first word (``_head_word``: of a
     path-like key, its last segment that is not a version) or one key's words are all in the
@@ -930,7 +947,10 @@ def mention_groups(entities: Sequence[str], question: str | None = None,
     question spells out in full that is no path is named by all of it, not its first word:
     "CVE-2021-28677" and "CVE-2020-1234" share the word "cve" but name two things (a path's
     versions, "host/org/fiber/v3" and "host/org/fiber", stay one name). Identifiers read from
-    part of one ("the CVE ending in 30629": two CVEs end so) are that one mention's readings."""
+    part of one ("the CVE ending in 30629": two CVEs end so) are that one mention's readings.
+    ``readings``: entities the linker read from one word the question writes several ways
+    (``Retrieval.question_readings``: "Bextar", one edit from Bextra and from Bexxar), each
+    tuple one mention -- one misspelt word names one thing, whichever it is."""
     given = {e for e in identifiers if question is not None and spelled_out(entity_key(e), question)}
     keys = [tuple(w for w in re.split(r"[\s_/:-]+", entity_key(e)) if w) for e in entities]
     heads = [own_name(e) if e in given and "/" not in entity_key(e) else _head_word(entity_key(e))
@@ -948,6 +968,11 @@ def mention_groups(entities: Sequence[str], question: str | None = None,
             b = keys[j]
             if a and b and (heads[i] == heads[j] or set(a) <= set(b) or set(b) <= set(a)):
                 parent[root(i)] = root(j)
+    at = {entity: i for i, entity in enumerate(entities)}
+    for word_readings in readings:
+        read = [at[e] for e in word_readings if e in at]
+        for i in read[1:]:
+            parent[root(i)] = root(read[0])
     groups: dict[int, list[str]] = {}
     for i, entity in enumerate(entities):
         groups.setdefault(root(i), []).append(entity)

@@ -258,7 +258,13 @@ def test_a_typo_with_two_readings_links_both_and_the_question_decides(db, embedd
     with CarClient(db, embedder=embedder, extractor=EntityExtractor(use_statistical=False)) as car:
         car.ingest(docs, rules, domain=domain)
         report = car.retrieve_report("Can I still buy Tovan in the US?", k=3)
+        verdict = car.answer("Can I still buy Tovan in the US?", k=3)
     assert {"brand:povan", "brand:trovan"} <= set(report.question_entities)
+    # the two are readings of one word the question writes: one mention, so one verdict whose
+    # candidates they are -- not two subjects, one of them "in force"
+    assert [set(g) for g in report.question_readings] == [{"brand:povan", "brand:trovan"}]
+    assert verdict.kind is VerdictKind.AMBIGUOUS
+    assert {c.subject_id for c in verdict.candidates} >= {"A-POVAN", "A-TROVAN"}
     top = [r.doc_id for r in report.results]
     assert "W-TROVAN" in top and "A-POVAN" in top
     withdrawal = next(r for r in report.results if r.doc_id == "W-TROVAN")

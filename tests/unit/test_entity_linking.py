@@ -22,6 +22,7 @@ from car_graph.linking import (
     spelled_out,
     title_definitions,
     typo_corrections,
+    typo_readings,
     without_spans,
     words,
     written_whole,
@@ -104,6 +105,13 @@ def test_a_typo_completing_two_different_names_links_neither_at_full_weight() ->
     assert readings("axios", "Is axois still affected?", set(), others=("axoid",)) == 2
     assert readings("axoid", "Is axois still affected?", set(), others=("axios",)) == 2
     assert readings("trovan", "Can I still buy Tovan?", set(), others=("povan", "tolvan")) == 3
+
+
+def test_typo_readings_say_which_question_word_was_read_which_ways() -> None:
+    # the word EntityLinker records as each typo reading's reading_of: one mention, read two ways
+    assert typo_readings([{"axois": "axios"}, {"axois": "axoid", "ssrf": "ssrf"}]) == {
+        "axois": {"axios", "axoid"}, "ssrf": {"ssrf"}}
+    assert typo_readings([]) == {}
 
 
 def test_a_typo_one_edit_from_several_words_links_the_one_name_it_completes() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from datetime import UTC, date, datetime
+from typing import Any
 
 from car_graph.cli import render_verdict
 from car_graph.linking import only_in_qualified_names, words
@@ -43,6 +44,7 @@ from car_graph.verdict import (
     text_fit,
     unheld_mentions,
     unnamed_in_force,
+    unplaced_number,
     verdict_for,
     voiding_kinds,
     weakly_named,
@@ -384,6 +386,24 @@ def test_a_question_naming_two_subjects_gets_one_verdict_each() -> None:
     assert "Subject 1: SUPERSEDED" in verdict.context() and "Subject 2: IN FORCE" in verdict.context()
     assert outcome(verdict).decisive
     assert {s.subject for s in outcome(verdict).subjects} == {A, B}
+
+
+def test_the_readings_of_one_misspelt_word_are_one_mention_not_two_subjects() -> None:
+    # "Is Bextar still available?": one edit from the brands Bextra and Bexxar, both linked at
+    # half weight; names sharing no word would otherwise be two mentions, two subjects
+    read = ("brand:bextra", "brand:bexxar")
+    assert mention_groups(list(read), "Is Bextar still available?") == [(read[0],), (read[1],)]
+    assert mention_groups(list(read), "Is Bextar still available?", readings=[read]) == [read]
+    # readings of an entity the retrieval did not keep are skipped; other mentions stay apart
+    assert mention_groups([*read, "brand:zyloprim"], "Bextar or Zyloprim?",
+                          readings=[(*read, "brand:gone")]) == [read, ("brand:zyloprim",)]
+    r = replace(retrieval((A, B), (3.0, 2.8), entities=read),
+                question="Is Bextar still available?", anchor_held=((read[0],), (read[1],)),
+                anchor_text_scores=(1.0, 0.8))
+    assert verdict_for(r, EXPLAINED.__getitem__, k=5, margin=1.0).kind is VerdictKind.MULTIPLE
+    one = verdict_for(replace(r, question_readings=(read,)), EXPLAINED.__getitem__, k=5, margin=1.0)
+    assert one.kind is VerdictKind.AMBIGUOUS
+    assert {c.subject_id for c in one.candidates} == {A, B}
 
 
 def test_a_named_subject_beyond_the_top_k_counts_when_its_holder_fits_the_question() -> None:
@@ -1213,11 +1233,16 @@ def test_only_in_qualified_names_reads_paths_modules_and_members_not_prose() -> 
     assert not only_in_qualified_names("absent", text, "absent")  # not written at all
 
 
+def withdrawn_approval(**changes: Any) -> Explanation:
+    """A as an approval that its controlling document, a withdrawal, voids."""
+    return replace(EXPLAINED[A], kind="approval", **changes, controlling=(
+        replace(EXPLAINED[A].controlling[0], kind="withdrawal"),))
+
+
 def test_candidates_of_a_kind_that_only_voids_others_are_answers_not_readings() -> None:
     # the question fits an approval (A, withdrawn by FIX: a withdrawal) and, about as well,
     # another country's withdrawal (B) and a recall (C): both in force, neither its subject
-    withdrawn = replace(EXPLAINED[A], kind="approval", controlling=(
-        replace(EXPLAINED[A].controlling[0], kind="withdrawal"),))
+    withdrawn = withdrawn_approval()
     explained = {**EXPLAINED, A: withdrawn, B: replace(EXPLAINED[B], kind="withdrawal"),
                  C: replace(EXPLAINED[C], kind="recall")}
     assert voiding_kinds((A, B, C), explained) == {"withdrawal"}
@@ -1239,6 +1264,26 @@ def test_candidates_of_a_kind_that_only_voids_others_are_answers_not_readings() 
     # a kind that is voided too is no answering kind: a withdrawn withdrawal
     both = {**explained, B: replace(explained[B], superseded_by=(FIXES_A,))}
     assert voiding_kinds((A, B), both) == frozenset()
+
+
+def test_left_alone_among_answers_a_candidate_must_account_for_the_number_the_question_gives() -> None:
+    # "Is phenformin affected by the one numbered 1962?": the linker reads 1962 as a year, so
+    # only the name links; the one approval among withdrawals is singled out only if it writes
+    # the number somewhere (its text, or the key of an entity it holds)
+    withdrawn = withdrawn_approval(text="Approved for diabetes.")
+    explained = {**EXPLAINED, A: withdrawn, B: replace(EXPLAINED[B], kind="withdrawal")}
+    r = replace(retrieval((B, A), (1.1, 1.0), entities=("drug:phenformin",)),
+                question="Is phenformin affected by the one numbered 1962?")
+    held = {A: ("drug:phenformin",), B: ("drug:phenformin",)}
+    assert judge(r, explained, margin=1.0, held=held).kind is VerdictKind.AMBIGUOUS
+    assert unplaced_number(r, explained[A], held[A])
+    # written in its text, or in an identifier it holds that the question links: accounted for
+    text = {**explained, A: replace(withdrawn, text="Approved in 1962 for diabetes.")}
+    assert judge(r, text, margin=1.0, held=held).subject_id == A
+    assert not unplaced_number(r, explained[A], ("cve:cve-2022-1962",))
+    # short numbers (a version's parts, "3.1") are no identifier's tail
+    short = replace(r, question="Is phenformin 3.1 still sold?")
+    assert judge(short, explained, margin=1.0, held=held).subject_id == A
 
 
 def test_a_status_word_one_candidate_holds_alone_does_not_single_it_out() -> None:
@@ -1266,8 +1311,7 @@ def test_a_status_word_one_candidate_holds_alone_does_not_single_it_out() -> Non
 def test_a_kind_the_whole_graph_shows_only_voiding_is_an_answer_not_a_reading() -> None:
     # the question fits an approval (A, withdrawn by a withdrawal) and a recall of one lot (C),
     # in force: nothing the verdict read shows recalls voiding anything, the graph does
-    withdrawn = replace(EXPLAINED[A], kind="approval", controlling=(
-        replace(EXPLAINED[A].controlling[0], kind="withdrawal"),))
+    withdrawn = withdrawn_approval()
     explained = {**EXPLAINED, A: withdrawn, C: replace(EXPLAINED[C], kind="recall")}
     r = replace(retrieval((A, C), (1.1, 1.0), entities=("drug:etomidate",)),
                 question="Would a pharmacy still fill a prescription for etomidate?")
