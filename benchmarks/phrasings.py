@@ -10,7 +10,9 @@ a flaw's generic wording) is asked once per template of ``TEMPLATES``, and every
 ``PAIR_TEMPLATES`` (and, two consecutive such rows together, once per ``FOUR_NAMED_TEMPLATES``,
 and their products paired across the two rows once per ``PAIR_TEMPLATES``: ``cross_pairs``), every row that carries ``info.names`` (the drug ``two_named`` set) once
 per ``NAMED_PAIR_TEMPLATES``, every row that carries ``info.identifier`` and ``info.product``
-(the security ``structured`` set) once per ``IDENTIFIER_TEMPLATES``, every law benchmark row
+(the security ``structured`` set) once per ``IDENTIFIER_TEMPLATES``, every ``partial_id`` row
+(``info.digits``) once per ``PARTIAL_TEMPLATES`` (security, with ``info.product``) or
+``DRUG_PARTIAL_TEMPLATES`` (drug), every law benchmark row
 (``info.entity``: the case's name) once per ``CASE_TEMPLATES``, every drug ``masked_*`` row once
 per ``MASKED_TEMPLATES`` frame of its family's facts, and every drug
 ``paraphrase`` row and drug benchmark row once per ``DRUG_NAME_TEMPLATES`` (the drug's name read
@@ -21,7 +23,7 @@ same wording recurs across rows (a family's boilerplate), so the report counts e
 question once. Give it dev files only: ``TEMPLATES`` were written without reading the test
 families (docs/rag.md); the pair frames were written after the ``two_named`` families' text
 had been read in ``variants.py`` (dev and test share one table there), so they avoid those
-wordings but are not blind to them.
+wordings but are not blind to them; so were the partial-identifier frames.
 """
 
 from __future__ import annotations
@@ -91,6 +93,20 @@ IDENTIFIER_TEMPLATES = {
     "which-version": "Was {id} ever fixed for {p}, and in which version?",
     "worry": "Should we still worry about {id} ({p})?",
     "resolved": "{p} and {id}: resolved?",
+}
+
+# Frames for a question giving only an identifier's trailing digits (the ``partial_id`` rows,
+# whose ``info.digits`` are what the row's question gives), none of them a variant family's: a
+# scan, a reply, a tracker, an aside; with the product (security) or alone (drug applications).
+PARTIAL_TEMPLATES = {
+    "partial-scan": "Our scan lists {p} with an advisory numbered {n}. Still unpatched?",
+    "partial-reply": "Re: {p} {n} -- has this been fixed?",
+    "partial-tracker": "Our tracker has {p} vulnerability {n} open. Can we close it?",
+    "partial-aside": "Is {n} (a {p} advisory) still unresolved?",
+}
+DRUG_PARTIAL_TEMPLATES = {
+    "partial-app": "Application number {n}: is that product still on the market?",
+    "partial-dispense": "Can we still dispense the product approved under application {n}?",
 }
 
 # Frames for a question naming one decision (the law benchmark's rows, whose ``info.entity``
@@ -180,6 +196,10 @@ def questions(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         elif info.get("domain") == "law" and info.get("entity"):
             asked_as = [(family, template.format(e=info["entity"]))
                         for family, template in CASE_TEMPLATES.items()]
+        elif row.get("set") == "partial_id" and info.get("digits"):
+            frames = PARTIAL_TEMPLATES if info.get("product") else DRUG_PARTIAL_TEMPLATES
+            asked_as = [(family, template.format(n=info["digits"], p=info.get("product", "")))
+                        for family, template in frames.items()]
         elif info.get("identifier") and info.get("product"):
             asked_as = [(family, template.format(id=info["identifier"], p=info["product"]))
                         for family, template in IDENTIFIER_TEMPLATES.items()]

@@ -113,8 +113,9 @@ class LinkedEntity:
     weight: float
     how: str  # identifier | partial | name | short_name | typo_reading | defined
     documents: tuple[str, ...] = ()  # defined: the documents whose titles define the name
-    # typo_reading: the question's word read several ways ("bextar": Bextra or Bexxar). Its
-    # readings are one mention of the question, not several
+    # typo_reading and partial: what the question writes that was read several ways ("bextar":
+    # Bextra or Bexxar; "1705": the tail of two identifiers). Its readings are one mention of the
+    # question, not several
     reading_of: str = ""
 
     def parameter(self) -> dict[str, Any]:
@@ -790,7 +791,8 @@ class EntityLinker:
             found = scoped or [r for r in rows if r["kind"] == "partial" and r["partial"] == i and not r["scoped"]]
             if 0 < len(found) <= limit:
                 for row in found:
-                    add(LinkedEntity(row["type"], row["key"], self.settings.identifier_weight, "partial"))
+                    add(LinkedEntity(row["type"], row["key"], self.settings.identifier_weight, "partial",
+                                     reading_of=partials[i][1] + partials[i][0]))
         return list(linked.values())
 
     def _link_partial(
@@ -808,7 +810,8 @@ class EntityLinker:
                                    scopes=[], limit=limit + 1)
         if 0 < len(rows) <= limit:
             for row in rows:
-                add(LinkedEntity(row["type"], row["key"], self.settings.identifier_weight, "partial"))
+                add(LinkedEntity(row["type"], row["key"], self.settings.identifier_weight, "partial",
+                                 reading_of=prefix + digits))
 
     def definitions(self) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
         """short name as written -> (document id, the title's versions) of each document whose

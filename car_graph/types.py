@@ -119,8 +119,9 @@ class Retrieval:
     # subject a question names among its holders. Not in to_json.
     beyond: int = 0
     # entities of ``question_entities`` read from one word the question writes several ways (a
-    # typo one edit from several names: "Bextar", Bextra or Bexxar), one tuple per word: the
-    # readings of one mention, not several mentions. Not in to_json.
+    # typo one edit from several names: "Bextar", Bextra or Bexxar; digits several identifiers
+    # end in: "1705", CVE-2022-1705 or GO-2023-1705), one tuple per word: the readings of one
+    # mention, not several mentions. Not in to_json.
     question_readings: tuple[tuple[str, ...], ...] = ()
 
     @property

@@ -949,8 +949,9 @@ def mention_groups(entities: Sequence[str], question: str | None = None,
     versions, "host/org/fiber/v3" and "host/org/fiber", stay one name). Identifiers read from
     part of one ("the CVE ending in 30629": two CVEs end so) are that one mention's readings.
     ``readings``: entities the linker read from one word the question writes several ways
-    (``Retrieval.question_readings``: "Bextar", one edit from Bextra and from Bexxar), each
-    tuple one mention -- one misspelt word names one thing, whichever it is."""
+    (``Retrieval.question_readings``: "Bextar", one edit from Bextra and from Bexxar; "1705",
+    the tail of CVE-2022-1705 and of GO-2023-1705), each tuple one mention -- one word names one
+    thing, whichever it is."""
     given = {e for e in identifiers if question is not None and spelled_out(entity_key(e), question)}
     keys = [tuple(w for w in re.split(r"[\s_/:-]+", entity_key(e)) if w) for e in entities]
     heads = [own_name(e) if e in given and "/" not in entity_key(e) else _head_word(entity_key(e))

@@ -113,6 +113,9 @@ def test_a_named_product_decides_which_identifier_its_digits_end(car: CarClient)
     # without a name, the digits alone keep preferring whole-group matches
     assert {e for e in entities(car, "Which advisory ends in 5042?") if e.startswith("cve:")} == {
         "cve:cve-2024-5042", "cve:cve-2021-5042"}
+    # both read from the one number the question writes: one mention's readings
+    report = car.retrieve_report("Which advisory ends in 5042?", k=3)
+    assert [set(g) for g in report.question_readings] == [{"cve:cve-2024-5042", "cve:cve-2021-5042"}]
 
 
 def test_one_character_typo_in_a_five_letter_name_links_it(security_graph: CarClient) -> None:

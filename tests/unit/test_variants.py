@@ -20,9 +20,11 @@ from car_graph_benchmarks import variants as vmod
 from car_graph_benchmarks.phrasings import (
     CASE_TEMPLATES,
     DRUG_NAME_TEMPLATES,
+    DRUG_PARTIAL_TEMPLATES,
     IDENTIFIER_TEMPLATES,
     MASKED_TEMPLATES,
     PAIR_TEMPLATES,
+    PARTIAL_TEMPLATES,
     anchor_golds,
     cross_pairs,
     drug_name,
@@ -493,3 +495,14 @@ def test_the_phrasings_probe_asks_pair_rows_products_across_rows_with_each_ancho
     assert [sorted(r["anchors"]) for r in cross_pairs([first, again, *singles, *known]).values()
             if r["template"] == "cross-colon-list"] == [
         sorted([django, vmod.opaque_id("advisory", "GHSA-6")])]
+
+
+def test_the_phrasings_probe_asks_a_partial_identifier_row_in_its_domains_partial_frames() -> None:
+    row = {"id": "security-partial_id-0004", "set": "partial_id", "family": "bare",
+           "question": "Is Go still affected by 16845?", "gold": [], "anchors": [],
+           "info": {"digits": "16845", "identifier": "CVE-2020-16845", "product": "Go"}}
+    asked = questions([row])
+    assert {r["template"] for r in asked.values()} == set(PARTIAL_TEMPLATES)
+    assert all("16845" in q and "Go" in q and "CVE-2020" not in q for q in asked)
+    drug = {**row, "id": "drug-partial_id-0003", "info": {"digits": "103362", "identifier": "BLA103362"}}
+    assert {r["template"] for r in questions([drug]).values()} == set(DRUG_PARTIAL_TEMPLATES)

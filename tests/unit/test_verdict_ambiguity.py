@@ -394,6 +394,10 @@ def test_the_readings_of_one_misspelt_word_are_one_mention_not_two_subjects() ->
     read = ("brand:bextra", "brand:bexxar")
     assert mention_groups(list(read), "Is Bextar still available?") == [(read[0],), (read[1],)]
     assert mention_groups(list(read), "Is Bextar still available?", readings=[read]) == [read]
+    # so are identifiers of two types one number is the tail of ("Re: Go 1705")
+    tails = ("cve:cve-2022-1705", "go_vuln:go-2023-1705")
+    assert len(mention_groups(list(tails), "Re: Go 1705 -- fixed?")) == 2
+    assert mention_groups(list(tails), "Re: Go 1705 -- fixed?", readings=[tails]) == [tails]
     # readings of an entity the retrieval did not keep are skipped; other mentions stay apart
     assert mention_groups([*read, "brand:zyloprim"], "Bextar or Zyloprim?",
                           readings=[(*read, "brand:gone")]) == [read, ("brand:zyloprim",)]
