@@ -18,7 +18,8 @@ A verdict asserts a single subject only when the evidence singles it out (``judg
 * it is the one close candidate left of a kind that is voided, the others being of a kind that
   only voids others in what the verdict read (``voiding_kinds``: withdrawals, recalls, release
   notes answer "is it still in force?", they are not what it asks about), and it holds what
-  the question names; those others are no readings of the question either; or
+  the question names and writes every number the question gives (``unplaced_number``); those
+  others are no readings of the question either; or
 * exactly one close candidate holds, in its scope, the names the question gives, and no
   other close candidate fits the question's own words better (``outfitted``); or
 * exactly one close candidate's whole title (of ``MIN_QUOTED_TITLE_WORDS`` words or more), or a
