@@ -126,6 +126,16 @@ class LinkedEntity:
                 "mentions": self.how in ("identifier", "partial"), "documents": list(self.documents)}
 
 
+def word_readings(linked: Iterable[LinkedEntity]) -> list[tuple[str, ...]]:
+    """The linked entities ("type:key") read from one thing the question writes several ways
+    (``LinkedEntity.reading_of``), one tuple per such word: one mention's readings."""
+    read_from: dict[str, list[str]] = {}
+    for e in linked:
+        if e.reading_of:
+            read_from.setdefault(e.reading_of, []).append(f"{e.type}:{e.key}")
+    return [tuple(g) for g in read_from.values() if len(g) > 1]
+
+
 @dataclass(frozen=True)
 class TitleDefinition:
     """A short name a title defines: "The Point-to-Point Protocol (PPP) Version 2" defines

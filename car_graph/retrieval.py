@@ -31,6 +31,7 @@ from car_graph.linking import (
     anchor_lexical_query,
     fulltext_query,
     holds_passage,
+    word_readings,
     words,
 )
 from car_graph.store import GraphStore
@@ -208,16 +209,12 @@ class Retriever:
     def _analysis(self, question: str, vector: list[float], version: tuple[str, ...],
                   linker: EntityLinker) -> dict[str, Any]:
         linked = linker.link(question)
-        read_from: dict[str, list[str]] = {}  # a word written several ways -> its readings
-        for e in linked:
-            if e.reading_of:
-                read_from.setdefault(e.reading_of, []).append(f"{e.type}:{e.key}")
         return {
             "embedding": vector,
             "fulltext": fulltext_query(question),  # the bm25 baseline's query
             "anchor_fulltext": anchor_lexical_query(question, self.settings.linking),
             "entities": [e.parameter() for e in linked],
-            "word_readings": [tuple(g) for g in read_from.values() if len(g) > 1],
+            "word_readings": word_readings(linked),
             "graph_version": version,
         }
 

@@ -863,7 +863,7 @@ def not_the_whole_question(verdict: Verdict, retrieval: Retrieval,
     if subject not in close and subject in explanations:
         close.insert(0, subject)
     close += [a for a in word_readers if a not in close]
-    names = "; ".join(g[0].split(":", 1)[-1] for g in missing)
+    names = "; ".join(entity_key(g[0]) for g in missing)
     note = (f"the question also names {names}, which {verdict.subject_id} does not hold: "
             "no one document answers the whole question" if missing else
             f"{verdict.subject_id} is the best match but nothing the question names singles it "

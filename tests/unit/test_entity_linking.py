@@ -7,6 +7,7 @@ import pytest
 
 from car_graph.ingest.domains.drug.entities import SALTS
 from car_graph.linking import (
+    LinkedEntity,
     LinkingSettings,
     compound_tokens,
     covering,
@@ -24,6 +25,7 @@ from car_graph.linking import (
     typo_corrections,
     typo_readings,
     without_spans,
+    word_readings,
     words,
     written_whole,
 )
@@ -112,6 +114,12 @@ def test_typo_readings_say_which_question_word_was_read_which_ways() -> None:
     assert typo_readings([{"axois": "axios"}, {"axois": "axoid", "ssrf": "ssrf"}]) == {
         "axois": {"axios", "axoid"}, "ssrf": {"ssrf"}}
     assert typo_readings([]) == {}
+    # what the retrieval passes on: only what was read two or more ways, as "type:key"
+    linked = [LinkedEntity("brand", "bextra", 0.5, "typo_reading", reading_of="bextar"),
+              LinkedEntity("brand", "bexxar", 0.5, "typo_reading", reading_of="bextar"),
+              LinkedEntity("cve", "cve-2022-1705", 2.5, "partial", reading_of="1705"),
+              LinkedEntity("product", "go", 1.0, "short_name")]
+    assert word_readings(linked) == [("brand:bextra", "brand:bexxar")]
 
 
 def test_a_typo_one_edit_from_several_words_links_the_one_name_it_completes() -> None:
