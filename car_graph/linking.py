@@ -61,6 +61,10 @@ _YEAR = re.compile(r"^(?:1[89]|20)\d\d$")
 # 20210") -- English, like the year rule, not any domain's identifier scheme
 _VERSION_BOUND = re.compile(r"(?i)(?:\b(?:through|thru|before|prior\s+to|up\s+to|until|till|since|after"
                             r"|from|versions?)|<=?|>=?)\s*$")
+# a year-like number right after a word that says it is a number is an identifier's tail ("the
+# one numbered 1962", "#2048", "the ID ending in 1999"); without one, 1962 is read as a year --
+# English, like the year rule
+_NUMBER_CUE = re.compile(r"(?i)(?:\b(?:numbered|number|no\.|nr\.|id|ending\s+in)|#)\s*$")
 
 
 @dataclass(frozen=True)
@@ -532,13 +536,16 @@ def typo_corrections(
 
 
 def partial_digit_runs(question: str, spelled: Sequence[tuple[int, int]], settings: LinkingSettings) -> list[str]:
-    """Digit runs that may be the tail of an identifier: long enough, not a year, not a version
-    a bound gives ("through 3002"), and not inside an identifier, version or date the question
-    spells out (``spelled``: their char spans)."""
+    """Digit runs that may be the tail of an identifier: long enough, not a year (unless a word
+    before it says it is a number: "numbered 1962"), not a version a bound gives ("through 3002"),
+    and not inside an identifier, version or date the question spells out (``spelled``: their
+    char spans)."""
     runs = []
     for m in _DIGIT_RUN.finditer(question):
         digits = m.group(0)
-        if len(digits) < settings.min_partial_digits or (len(digits) == 4 and _YEAR.match(digits)):
+        if len(digits) < settings.min_partial_digits:
+            continue
+        if len(digits) == 4 and _YEAR.match(digits) and not _NUMBER_CUE.search(question, 0, m.start()):
             continue
         if any(s <= m.start() and m.end() <= e for s, e in spelled):
             continue

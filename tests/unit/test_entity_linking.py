@@ -175,6 +175,11 @@ def test_short_names_are_exact_case_preserving_tokens(question: str, expected: l
         ("Is salt before 3002 affected, and 62718?", ["62718"]),
         ("fixed in versions >= 30021", []),
         ("Is the 2718 advisory fixed since 30021?", ["2718"]),
+        # a year-like number is an identifier's tail only when the question says it is a number
+        ("Is Go still affected by the one numbered 1962?", ["1962"]),
+        ("Which release fixes #2048 or the ID ending in 1999?", ["2048", "1999"]),
+        ("Was the Go flaw of 1962 fixed in 2019?", []),
+        ("Is Django still affected by 2048?", []),
     ],
 )
 def test_partial_digit_runs(question: str, expected: list[str]) -> None:
