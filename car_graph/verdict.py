@@ -19,7 +19,9 @@ A verdict asserts a single subject only when the evidence singles it out (``judg
   only voids others in what the verdict read (``voiding_kinds``: withdrawals, recalls, release
   notes answer "is it still in force?", they are not what it asks about), and it holds what
   the question names and writes every number the question gives (``unplaced_number``); those
-  others are no readings of the question either; or
+  others are no readings of the question either, and when several of a voided kind are left,
+  the readings are those within the margin of the best of them (``asked_window``), not of the
+  answer that led; or
 * exactly one close candidate holds, in its scope, the names the question gives, and no
   other close candidate fits the question's own words better (``outfitted``); or
 * exactly one close candidate's whole title (of ``MIN_QUOTED_TITLE_WORDS`` words or more), or a
@@ -608,7 +610,9 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
             voiding |= corpus.answering_kinds(retrieval.as_of, retrieval.known_at)
         asked = [a for a in close if explanations[a].kind not in voiding]
         if 1 < len(asked) < len(close):
-            close = asked
+            # the margin was measured from a candidate that answers; the readings the question
+            # may mean are those within the margin of the best one it asks about
+            explanations, close = asked_window(retrieval, asked, voiding, explanations, margin, limit)
         elif len(asked) == 1:
             mine = set(held.get(asked[0], ()) if held is not None else explanations[asked[0]].scope)
             groups = question_mentions(retrieval)
@@ -730,6 +734,31 @@ def unplaced_number(retrieval: Retrieval, document: Explanation, holds: Iterable
         *(words(entity_key(e)) for e in holds))
     return any(w.isdigit() and len(w) >= LinkingSettings.min_partial_digits and w not in written
                for w in words(retrieval.question))
+
+
+def asked_window(retrieval: Retrieval, asked: Sequence[str], voiding: frozenset[str],
+                 explanations: Mapping[str, Explanation], margin: float, limit: int | None,
+                 ) -> tuple[Mapping[str, Explanation], list[str]]:
+    """The candidates a question asks about when the close ones of a kind that only voids are
+    set aside: ``asked`` and every further anchor of a kind asked about within ``margin`` of the
+    best of them, best first, at most ``limit`` -- "Can this drug, prescribed for convulsion,
+    still be sold?" leads with a withdrawal whose reason is convulsion, and the approvals it
+    means sit further from that than from each other. Anchors beyond the close ones are read
+    from the closures the retrieval walked (none: ``asked`` alone); returns the explanations
+    with those added."""
+    walked = {e.doc_id: e for e in retrieval.readings}
+    best = _score_of(retrieval, asked[0])
+    limit = limit or max(len(retrieval.results), 1)
+    if best is None or not walked:
+        return explanations, list(asked)
+    kept = set(asked)
+    for anchor, score in zip(retrieval.anchors, retrieval.anchor_scores, strict=False):
+        reading = explanations.get(anchor) or walked.get(anchor)
+        if (len(kept) < limit and anchor not in kept and score >= best - margin
+                and reading is not None and reading.kind not in voiding):
+            kept.add(anchor)
+    window = [a for a in retrieval.anchors if a in kept]
+    return {**walked, **explanations}, window
 
 
 def voiding_kinds(close: Sequence[str], explanations: Mapping[str, Explanation]) -> frozenset[str]:

@@ -1270,6 +1270,31 @@ def test_candidates_of_a_kind_that_only_voids_others_are_answers_not_readings() 
     assert voiding_kinds((A, B), both) == frozenset()
 
 
+def test_set_aside_answers_leave_the_readings_within_the_margin_of_the_best_one_asked_about() -> None:
+    # "Can this drug, prescribed for convulsion, still be sold?": a withdrawal whose reason is
+    # convulsion (B) leads; the approvals the question means (A, C, and D, E further down) sit
+    # closer to each other than to it: D and E are outside the margin of B, inside that of A
+    D, E = "adv:d", "adv:e"
+    withdrawn = withdrawn_approval()
+    explained = {**EXPLAINED, A: withdrawn, B: replace(EXPLAINED[B], kind="withdrawal"),
+                 C: replace(EXPLAINED[C], kind="approval")}
+    further = [replace(withdrawn, doc_id=d, title=f"Title {d}") for d in (D, E)]
+    r = replace(retrieval((B, A, C, D, E), (2.0, 1.2, 1.1, 0.5, 0.4)),
+                question="Can this drug, prescribed for convulsion, still be sold?")
+    assert close_anchors(r, 1.0) == (B, A, C)
+    walked = replace(r, readings=(*(explained[a] for a in (B, A, C)), *further))
+    verdict = judge(walked, explained, margin=1.0, held={})
+    assert verdict.kind is VerdictKind.AMBIGUOUS
+    assert [c.subject_id for c in verdict.candidates] == [A, C, D, E]
+    # at most k of them; beyond the margin of the best one asked about, none
+    assert [c.subject_id for c in judge(walked, explained, margin=1.0, limit=3,
+                                        held={}).candidates] == [A, C, D]
+    far = replace(walked, anchor_scores=(2.0, 1.2, 1.1, 0.5, 0.1))
+    assert [c.subject_id for c in judge(far, explained, margin=1.0, held={}).candidates] == [A, C, D]
+    # without the closures the retrieval walked (a hand-made one), the close ones asked about
+    assert [c.subject_id for c in judge(r, explained, margin=1.0, held={}).candidates] == [A, C]
+
+
 def test_left_alone_among_answers_a_candidate_must_account_for_the_number_the_question_gives() -> None:
     # "Is phenformin affected by the one numbered 1962?": the linker reads 1962 as a year, so
     # only the name links; the one approval among withdrawals is singled out only if it writes
