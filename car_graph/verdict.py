@@ -35,7 +35,8 @@ A verdict asserts a single subject only when the evidence singles it out (``judg
   ``passage_holders``), with a word no other close candidate holds at all and at most
   ``MAX_QUOTE_SHARERS`` other documents of its kind do ("indicated for gout": one approval says
   "Indication: Gout"; a word it writes only inside a qualified name the question does not
-  write, "scanner" of go/scanner, is not its own); it holds every mention the question links,
+  write, "scanner" of go/scanner, is not its own, nor is an everyday English word,
+  ``EVERYDAY_WORD_ZIPF``: "shows"); it holds every mention the question links,
   and no other close candidate fits the question's words better.
 
 Otherwise the verdict is ``AMBIGUOUS``: it lists the close candidates, each with its own status
@@ -130,6 +131,13 @@ STATUS_WORDS = frozenset({
     "obsolete", "outdated", "superseded", "replaced", "void", "voided", "revoked", "repealed",
     "withdrawn", "rescinded", "expired", "force",
 })
+
+# A word this frequent in English (wordfreq's Zipf scale: 5 = once per 100,000 words; "shows",
+# "heart", "pain") is everyday wording a question may use for itself: a candidate that alone
+# holds such words, and none rarer, is not singled out by them ("Our container image scan still
+# shows a flaw ..." and an advisory whose page "shows a green URL"). Indications and flaw words
+# ("gout", "insomnia", "participants", "imaging") are rarer.
+EVERYDAY_WORD_ZIPF = 5.0
 
 
 class Corpus(Protocol):
@@ -709,6 +717,7 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
             theirs = set().union(*(words(texts[o]) for o in close if o != a))
             own_words = [w for w in dict.fromkeys(passage.split())
                          if w not in theirs and w not in STATUS_WORDS
+                         and not is_common_word(w, EVERYDAY_WORD_ZIPF)
                          and not only_in_qualified_names(w, texts[a], retrieval.question)]
             if own_words:  # a one-word passage is its own word: its exact count tells both
                 asks[a] = [passage, *(w for w in own_words if w != passage)]

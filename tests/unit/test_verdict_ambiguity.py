@@ -9,6 +9,8 @@ from dataclasses import replace
 from datetime import UTC, date, datetime
 from typing import Any
 
+import pytest
+
 from car_graph.cli import render_verdict
 from car_graph.linking import only_in_qualified_names, words
 from car_graph.metrics import Reading, VerdictOutcome, score_verdicts, verdict_stale
@@ -1205,25 +1207,55 @@ def test_a_phrase_unique_only_by_its_word_order_or_leaving_a_named_product_unhel
     assert verdict.kind is VerdictKind.AMBIGUOUS
 
 
-def test_a_word_the_candidate_writes_only_inside_a_qualified_name_does_not_single_it_out() -> None:
-    # "Our scanner flagged ...": A is the one candidate holding "scanner", but only as a segment
-    # of the path go/scanner; the question uses it as an ordinary word of its own frame
-    explained = {**EXPLAINED,
-                 A: replace(EXPLAINED[A], title="Infinite loop in parsing in go/scanner", text=""),
-                 B: replace(EXPLAINED[B], title="Infinite loop when parsing inputs", text="")}
-    r = replace(retrieval((A, B), (1.1, 1.0)),
-                question="Our scanner flagged an infinite loop. Is it still unresolved?",
-                anchor_text_scores=(1.1, 1.0))
+def titled_pair(a_title: str, b_title: str, question: str) -> tuple[dict[str, Explanation], Retrieval]:
+    """A and B known by their titles alone, close (A ahead), for ``question``."""
+    explained = {**EXPLAINED, A: replace(EXPLAINED[A], title=a_title, text=""),
+                 B: replace(EXPLAINED[B], title=b_title, text="")}
+    return explained, replace(retrieval((A, B), (1.1, 1.0)), question=question,
+                              anchor_text_scores=(1.1, 1.0))
+
+
+def assert_no_word_singles_out(r: Retrieval, explained: dict[str, Explanation]) -> None:
+    """Ambiguous even in a corpus where every word is rare, and the corpus was never asked."""
     rare = FakeCorpus(every=0)
     assert judge(r, explained, margin=1.0, corpus=rare).kind is VerdictKind.AMBIGUOUS
     assert rare.asked == []
-    # a question writing the name itself cites it
-    named = replace(r, question="Is the infinite loop in go/scanner still unresolved?")
-    cited = judge(named, explained, margin=1.0, corpus=FakeCorpus(every=0))
-    assert cited.subject_id == A and cited.singled_out_by == "words of the question only it holds"
-    # and a document writing the word on its own is held to it as before
+
+
+def words_single_out_a(r: Retrieval, explained: dict[str, Explanation]) -> bool:
+    """In a corpus where every word is rare, A is the subject by words only it holds."""
+    verdict = judge(r, explained, margin=1.0, corpus=FakeCorpus(every=0))
+    return verdict.subject_id == A and verdict.singled_out_by == "words of the question only it holds"
+
+
+@pytest.mark.parametrize(
+    ("a_title", "b_title", "frame", "citing"),
+    [
+        # "Our scanner flagged ...": A alone holds "scanner", but only as a segment of the path
+        # go/scanner; a question writing the name itself cites it
+        ("Infinite loop in parsing in go/scanner", "Infinite loop in parsing inputs",
+         "Our scanner flagged an infinite loop. Is it still unresolved?",
+         "Is the infinite loop in go/scanner still unresolved?"),
+        # A alone writes "shows a" (its page "shows a green URL"); "shows" is everyday English,
+        # the question's own wording; a rarer word of the same passage is evidence
+        ("Reloading a page shows a green URL", "Response splitting in header parsing",
+         "Our container image scan still shows a flaw that uses HTTP. Patched?",
+         "Our container image scan still shows a green URL. Patched?"),
+    ],
+    ids=["inside-a-qualified-name", "everyday-word"],
+)
+def test_words_of_the_questions_frame_a_candidate_alone_holds_do_not_single_it_out(
+        a_title: str, b_title: str, frame: str, citing: str) -> None:
+    explained, r = titled_pair(a_title, b_title, frame)
+    assert_no_word_singles_out(r, explained)
+    assert words_single_out_a(replace(r, question=citing), explained)
+
+
+def test_a_document_writing_a_path_segment_on_its_own_is_held_to_it() -> None:
+    explained, r = titled_pair("Infinite loop in parsing in go/scanner", "Infinite loop in parsing inputs",
+                               "Our scanner flagged an infinite loop. Is it still unresolved?")
     plain = {**explained, A: replace(explained[A], text="Found by a scanner.")}
-    assert judge(r, plain, margin=1.0, corpus=FakeCorpus(every=0)).subject_id == A
+    assert words_single_out_a(r, plain)
 
 
 def test_only_in_qualified_names_reads_paths_modules_and_members_not_prose() -> None:
