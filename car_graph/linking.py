@@ -55,6 +55,7 @@ _ELIDED = re.compile(r"(?<![\w-])([A-Za-z][\w-]*?)[-\s]*(?:…|\.\.\.+)\s*(\d{3,
 # a dot only inside the token ("B.V"): a sentence's full stop is no part of "... shares of K."
 _SHORT_TOKEN = re.compile(r"(?<![\w&.-])[A-Za-z](?:[A-Za-z0-9&]|\.(?=[A-Za-z0-9&])){0,2}(?![\w&-]|\.\w)")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n)\W*$")
+_INITIAL_BEFORE = re.compile(r"(?:^|\s)[A-Za-z]\.\s+\W*$")
 _LABEL_COLON = re.compile(r":\s")
 _YEAR = re.compile(r"^(?:1[89]|20)\d\d$")
 # a number right after a bound of versions is a version ("SaltStack through 3002", "before
@@ -557,6 +558,20 @@ def partial_digit_runs(question: str, spelled: Sequence[tuple[int, int]], settin
             continue  # part of a number such as 4.17 or 1,000
         runs.append(digits)
     return list(dict.fromkeys(runs))
+
+
+def written_as_name(word: str, question: str) -> bool:
+    """The question writes ``word`` (as ``words`` gives it) capitalised other than at a
+    sentence's start: a word of a name it gives ("as Williamson County held"), however common
+    the word is in English -- not the question's own wording ("My grandmother ...", "... still
+    shows ...")."""
+    for m in re.finditer(rf"(?<![^\W_]){re.escape(word)}(?![^\W_])", question, re.IGNORECASE):
+        before = question[: m.start()]
+        # after a one-letter abbreviation ("Smith v. State", "J. Doe") no sentence starts
+        opens_sentence = bool(_SENTENCE_START.search(before)) and not _INITIAL_BEFORE.search(before)
+        if m.group(0)[:1].isupper() and not opens_sentence:
+            return True
+    return False
 
 
 def short_name_tokens(question: str, stop_words: frozenset[str], settings: LinkingSettings) -> list[str]:

@@ -36,7 +36,8 @@ A verdict asserts a single subject only when the evidence singles it out (``judg
   ``MAX_QUOTE_SHARERS`` other documents of its kind do ("indicated for gout": one approval says
   "Indication: Gout"; a word it writes only inside a qualified name the question does not
   write, "scanner" of go/scanner, is not its own, nor is an everyday English word,
-  ``EVERYDAY_WORD_ZIPF``: "shows"); it holds every mention the question links,
+  ``EVERYDAY_WORD_ZIPF``: "shows", unless written as a name's: "Williamson County"); it holds
+  every mention the question links,
   and no other close candidate fits the question's words better.
 
 Otherwise the verdict is ``AMBIGUOUS``: it lists the close candidates, each with its own status
@@ -75,6 +76,7 @@ from car_graph.linking import (
     only_in_qualified_names,
     spelled_out,
     words,
+    written_as_name,
     written_as_spelled,
 )
 from car_graph.metrics import Reading, VerdictOutcome
@@ -135,8 +137,9 @@ STATUS_WORDS = frozenset({
 # A word this frequent in English (wordfreq's Zipf scale: 5 = once per 100,000 words; "shows",
 # "heart", "pain") is everyday wording a question may use for itself: a candidate that alone
 # holds such words, and none rarer, is not singled out by them ("Our container image scan still
-# shows a flaw ..." and an advisory whose page "shows a green URL"). Indications and flaw words
-# ("gout", "insomnia", "participants", "imaging") are rarer.
+# shows a flaw ..." and an advisory whose page "shows a green URL") -- unless the question
+# writes the word as part of a name ("as Williamson County held": ``written_as_name``).
+# Indications and flaw words ("gout", "insomnia", "participants", "imaging") are rarer.
 EVERYDAY_WORD_ZIPF = 5.0
 
 
@@ -717,7 +720,8 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
             theirs = set().union(*(words(texts[o]) for o in close if o != a))
             own_words = [w for w in dict.fromkeys(passage.split())
                          if w not in theirs and w not in STATUS_WORDS
-                         and not is_common_word(w, EVERYDAY_WORD_ZIPF)
+                         and (not is_common_word(w, EVERYDAY_WORD_ZIPF)
+                              or written_as_name(w, retrieval.question))
                          and not only_in_qualified_names(w, texts[a], retrieval.question)]
             if own_words:  # a one-word passage is its own word: its exact count tells both
                 asks[a] = [passage, *(w for w in own_words if w != passage)]

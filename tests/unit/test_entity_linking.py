@@ -27,6 +27,7 @@ from car_graph.linking import (
     without_spans,
     word_readings,
     words,
+    written_as_name,
     written_whole,
 )
 
@@ -184,6 +185,21 @@ def test_short_names_are_exact_case_preserving_tokens(question: str, expected: l
 )
 def test_partial_digit_runs(question: str, expected: list[str]) -> None:
     assert partial_digit_runs(question, [], SETTINGS) == expected
+
+
+@pytest.mark.parametrize(
+    ("word", "question", "expected"),
+    [
+        ("county", "Do I still have to sue in state court, as Williamson County held?", True),
+        ("state", "Is Smith v. State still good law?", True),  # "v." ends no sentence
+        ("my", "My grandmother took it. Is it still sold?", False),  # a sentence's first word
+        ("court", "It was held so. Court rules differ", False),
+        ("shows", "Our scan still shows a flaw", False),
+    ],
+)
+def test_written_as_name_is_capitalised_other_than_at_a_sentences_start(
+        word: str, question: str, expected: bool) -> None:
+    assert written_as_name(word, question) is expected
 
 
 def test_digit_runs_inside_spelled_identifiers_are_not_partial() -> None:

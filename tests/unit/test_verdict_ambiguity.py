@@ -1241,8 +1241,13 @@ def words_single_out_a(r: Retrieval, explained: dict[str, Explanation]) -> bool:
         ("Reloading a page shows a green URL", "Response splitting in header parsing",
          "Our container image scan still shows a flaw that uses HTTP. Patched?",
          "Our container image scan still shows a green URL. Patched?"),
+        # "county" is everyday English too, but written as a word of the name the question
+        # gives, it is the name's (B holds "williamson" as well)
+        ("Williamson County Regional Planning Commission", "Suydam v. Williamson",
+         "Do I still have to go to state court, as williamson county held?",
+         "Do I still have to go to state court, as Williamson County held?"),
     ],
-    ids=["inside-a-qualified-name", "everyday-word"],
+    ids=["inside-a-qualified-name", "everyday-word", "everyday-word-of-a-name"],
 )
 def test_words_of_the_questions_frame_a_candidate_alone_holds_do_not_single_it_out(
         a_title: str, b_title: str, frame: str, citing: str) -> None:
