@@ -494,13 +494,15 @@ def in_name_order(name: str, question_words: Sequence[str], stop_words: frozense
     return found == len(wanted)
 
 
-def readings_per_name(coverings: Sequence[Mapping[str, str]]) -> list[int]:
+def readings_per_name(coverings: Sequence[Mapping[str, str]],
+                      readings: Mapping[str, set[str]] | None = None) -> list[int]:
     """For each of several covered names, how many readings its least certain typo has among
     all the covered names: 1 when every typo was corrected the same way for every name it
     helped cover (an exact name: 1). "Kell" one edit from both "kwell" and "cell" reads as
     Kwell alone when no covered name needs "cell"; "axois" covering both Axios and Axoid has
-    two readings, and each name gets 2."""
-    readings = typo_readings(coverings)
+    two readings, and each name gets 2. ``readings``: ``typo_readings(coverings)``, when the
+    caller has it already."""
+    readings = typo_readings(coverings) if readings is None else readings
     return [max((len(readings[q]) for q in used), default=1) for used in coverings]
 
 
@@ -972,7 +974,7 @@ class EntityLinker:
         # Trovan) links each reading at a share of it, so the rest of the question decides.
         coverings = [used for _, used in covered]
         read_as = typo_readings(coverings)
-        for (row, used), n in zip(covered, readings_per_name(coverings), strict=True):
+        for (row, used), n in zip(covered, readings_per_name(coverings, read_as), strict=True):
             if n == 1:
                 add(LinkedEntity(row["type"], row["key"], settings.name_weight, "name"))
             elif n <= settings.max_typo_readings:
