@@ -79,6 +79,7 @@ class LinkingSettings:
     max_typo_readings: int = 3          # a typo with more readings than this links none of them
     name_candidates: int = 200          # fuzzy entity-name hits examined per question
     fuzzy_stems: bool = True            # also match a rare term's Porter stem with one edit
+    term_pairs: bool = True             # also match the terms the question writes side by side, as phrases
     # Boost weights per kind of link. The dense and lexical scores are each normalised to [0, 1],
     # so an exact identifier (weight > 2) outranks every document that lacks it however well the
     # words match; a name (shared by many documents) only tips the balance -- unless a document
@@ -295,6 +296,28 @@ def question_terms(text: str) -> list[str]:
 
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/]|\s)')
 _LUCENE_OPERATORS = frozenset({"AND", "OR", "NOT"})
+
+
+def adjacent_term_pairs(text: str) -> list[tuple[str, str]]:
+    """Pairs of content terms (``question_terms``' rules) the text writes side by side, with no
+    stop word, short word or punctuation between them; first occurrence order, no duplicates.
+
+    "Is the medicine, prescribed for testosterone deficiency, still sold?" ->
+    [("testosterone", "deficiency")]."""
+    stop = stop_words()
+    pairs: list[tuple[str, str]] = []
+    previous: str | None = None
+    for token in _tokenizer()(text):
+        if token.is_space:
+            continue
+        parts = [] if token.is_punct else _ALNUM.findall(token.lower_)
+        if len(parts) != 1 or len(parts[0]) < 3 or parts[0] in stop:
+            previous = None  # a break
+            continue
+        if previous is not None and (previous, parts[0]) not in pairs:
+            pairs.append((previous, parts[0]))
+        previous = parts[0]
+    return pairs
 
 
 def lucene_escape(term: str) -> str:
@@ -1017,14 +1040,23 @@ def _porter() -> Any:
     return Stemmer.Stemmer("porter")
 
 
-def anchor_lexical_query(question: str, settings: LinkingSettings | None = None) -> str:
+def linked_words(linked: Iterable[LinkedEntity]) -> frozenset[str]:
+    """The lowercased alphanumeric runs of the linked entities' keys ("vm-memory": "vm",
+    "memory")."""
+    return frozenset(w for e in linked for w in _ALNUM.findall(e.key.lower()))
+
+
+def anchor_lexical_query(question: str, settings: LinkingSettings | None = None,
+                         named: frozenset[str] = frozenset()) -> str:
     """The anchors' Lucene query: the question's content terms OR-ed, and for each rare term
     (at least five letters, no digit, not a common English word) also its one-edit variants --
     so a misspelt name that is no scope entity (a brand in the text) still finds its document,
     while common words stay exact. The document index stems with Porter (its ``english``
     analyzer) and a fuzzy term is not analysed, so the edit is also allowed on the term's stem:
-    "Nizaoral" reaches the indexed "nizor" (from "Nizoral") only as "nizaor~1". "" when nothing
-    remains."""
+    "Nizaoral" reaches the indexed "nizor" (from "Nizoral") only as "nizaor~1". Then the terms
+    written side by side as phrases (``adjacent_term_pairs``), in one group weighing as one
+    phrase; a pair holding a word of a linked name (``named``: ``linked_words``) is left out. ""
+    when nothing remains."""
     settings = settings or LinkingSettings()
     parts = []
     for term in question_terms(question):
@@ -1036,4 +1068,15 @@ def anchor_lexical_query(question: str, settings: LinkingSettings | None = None)
             stem = porter_stem(term.casefold()) if settings.fuzzy_stems else term
             if stem != term.casefold() and len(stem) >= 4:
                 parts.append(f"{lucene_escape(stem)}~1")
+    pairs = [pair for pair in adjacent_term_pairs(question) if named.isdisjoint(pair)] \
+        if settings.term_pairs else []
+    if pairs:
+        # A document writing two of the question's words as the question does ("testosterone
+        # deficiency") outranks one holding each apart, however often. The phrases weigh
+        # together as one (boost 1/n): a question quoting a long description would otherwise
+        # lift that part's verbatim match above the documents its other parts are about. A
+        # linked name already says which documents hold it; a phrase with it ("the RID
+        # specification") would only favour documents writing it in running text.
+        phrases = " OR ".join(f'"{first} {second}"' for first, second in pairs)
+        parts.append(f"({phrases})^{1 / len(pairs):.4g}")
     return " OR ".join(parts)

@@ -31,6 +31,7 @@ from car_graph.linking import (
     anchor_lexical_query,
     fulltext_query,
     holds_passage,
+    linked_words,
     word_readings,
     words,
 )
@@ -212,7 +213,7 @@ class Retriever:
         return {
             "embedding": vector,
             "fulltext": fulltext_query(question),  # the bm25 baseline's query
-            "anchor_fulltext": anchor_lexical_query(question, self.settings.linking),
+            "anchor_fulltext": anchor_lexical_query(question, self.settings.linking, linked_words(linked)),
             "entities": [e.parameter() for e in linked],
             "word_readings": word_readings(linked),
             "graph_version": version,

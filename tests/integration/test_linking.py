@@ -11,6 +11,7 @@ import pytest
 
 from car_graph.client import CarClient
 from car_graph.extraction import EntityExtractor
+from car_graph.linking import LinkingSettings
 from car_graph.records import parse_record
 from car_graph.retrieval import RetrievalSettings, Retriever
 from car_graph.rules import load_domain_file
@@ -291,6 +292,32 @@ def test_every_fulltext_hit_adds_lexical_score_when_the_index_runs_out_of_hits(c
     lexical = {doc: fused[doc] - dense_only[doc] for doc in fused}
     assert {doc for doc, gain in lexical.items() if gain > 1e-9} == {"ADV-6", "ADV-7", "ADV-8"}
     assert max(lexical.values()) == pytest.approx(1.0)
+
+
+def test_a_document_writing_the_questions_words_side_by_side_gains_over_one_holding_them_apart(
+        car: CarClient) -> None:
+    # LABEL-WORDS holds each word more often, in a shorter text: on single words it wins
+    car.ingest(records(*CORPUS,
+        advisory("LABEL-PHRASE", "CVE-2024-66666", "gelco", "An injection for adult men with "
+                 "testosterone deficiency, given every two weeks at a hospital outpatient clinic."),
+        advisory("LABEL-WORDS", "CVE-2024-77777", "andrix", "Testosterone gel. Raises testosterone. "
+                 "Treats deficiency."),
+    ), rules=[])
+    question = "Prescribed for testosterone deficiency?"
+
+    def lexical_gain(pairs: bool) -> dict[str, float]:
+        settings = RetrievalSettings(linking=LinkingSettings(term_pairs=pairs))
+        retriever = Retriever(car.store, car.embedder, car.extractor, settings)
+        params = retriever._common(question, 5, None, None) | {"entities": []}
+        with_words = retriever._anchor_parameters(params)
+        fused = {r["doc_id"]: r["score"] for r in car.store.read("anchors", **with_words)}
+        dense = {r["doc_id"]: r["score"] for r in car.store.read("anchors", **with_words | {"fulltext": ""})}
+        return {doc: fused[doc] - dense[doc] for doc in ("LABEL-PHRASE", "LABEL-WORDS")}
+
+    apart = lexical_gain(pairs=False)
+    assert apart["LABEL-WORDS"] > apart["LABEL-PHRASE"]
+    together = lexical_gain(pairs=True)
+    assert together["LABEL-PHRASE"] > together["LABEL-WORDS"]
 
 
 def test_names_made_of_words_the_corpus_uses_as_ordinary_words_do_not_link_on_them_alone(

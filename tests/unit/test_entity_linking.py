@@ -9,12 +9,15 @@ from car_graph.ingest.domains.drug.entities import SALTS
 from car_graph.linking import (
     LinkedEntity,
     LinkingSettings,
+    adjacent_term_pairs,
+    anchor_lexical_query,
     compound_tokens,
     covering,
     defined_terms,
     in_name_order,
     inside_other_names,
     is_ordinary,
+    linked_words,
     name_word_pattern,
     partial_digit_runs,
     readings_per_name,
@@ -205,6 +208,45 @@ def test_written_as_name_is_capitalised_other_than_at_a_sentences_start(
 def test_digit_runs_inside_spelled_identifiers_are_not_partial() -> None:
     question = "Is CVE-2021-44228 fixed?"
     assert partial_digit_runs(question, [(3, 17)], SETTINGS) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Can this drug, prescribed for testosterone deficiency, still be sold?",
+         [("testosterone", "deficiency")]),
+        # punctuation, a stop word or a short word between two terms breaks the pair
+        ("Is the flaw in parsing of headers, request smuggling, fixed in Go code?",
+         [("request", "smuggling")]),
+        ("Is mild pain pain relief still sold?", [("mild", "pain"), ("pain", "pain"), ("pain", "relief")]),
+        ("Is it fixed?", []),
+    ],
+)
+def test_adjacent_term_pairs_are_content_terms_written_side_by_side(
+        question: str, expected: list[tuple[str, str]]) -> None:
+    assert adjacent_term_pairs(question) == expected
+
+
+def test_the_phrases_of_the_lexical_query_weigh_together_as_one() -> None:
+    one = anchor_lexical_query("Can this drug, prescribed for testosterone deficiency, still be sold?")
+    assert one.endswith(' OR ("testosterone deficiency")^1')
+    four = anchor_lexical_query("Is request smuggling in the HTTP server framework fixed now?")
+    assert four.endswith(' OR ("request smuggling" OR "http server" OR "server framework" '
+                         'OR "framework fixed")^0.25')
+    unpaired = anchor_lexical_query("Can this drug, prescribed for testosterone deficiency, still be sold?",
+                                    LinkingSettings(term_pairs=False))
+    assert '"' not in unpaired and unpaired.startswith(one.split(' OR ("')[0])
+
+
+def test_a_phrase_holding_a_word_of_a_linked_name_is_left_to_the_names_link() -> None:
+    named = linked_words([LinkedEntity("defined", "rid", 2.0, "defined"),
+                          LinkedEntity("product", "vm-memory", 1.0, "name")])
+    assert named == {"rid", "vm", "memory"}
+    question = "Is the RID specification for transport error reporting still current?"
+    assert '"rid specification"' in anchor_lexical_query(question)
+    query = anchor_lexical_query(question, named=named)
+    assert query.endswith(' OR ("transport error" OR "error reporting")^0.5')
+    assert '"rid ' not in anchor_lexical_query("Is the RID specification current?", named=named)
 
 
 def test_a_rare_term_is_fuzzy_on_itself_and_on_its_porter_stem() -> None:
