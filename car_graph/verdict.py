@@ -87,6 +87,8 @@ from car_graph.quoting import (
     QuoteSharers,
     distinct_passage,
     few_share,
+    held_positions,
+    mention_positions,
     name_positions,
     quoted_beside,
     quoted_elsewhere,
@@ -1188,17 +1190,62 @@ def voided_by_every_candidate(verdict: Verdict, retrieval: Retrieval,
 def named_verdict(retrieval: Retrieval, holders: Sequence[str], group: Sequence[str],
                   explanations: Mapping[str, Explanation], held: Mapping[str, Iterable[str]],
                   margin: float = VERDICT_MARGIN, sharers: QuoteSharers | None = None,
-                  corpus: Corpus | None = None) -> Verdict:
+                  corpus: Corpus | None = None, others: Sequence[Sequence[str]] = ()) -> Verdict:
     """The verdict on one mention of a question naming several subjects: ``judge`` among the
     anchors holding it (``holders``, best first), as if the question named only it -- so a name
-    two documents carry ("Ortho Evra", approved twice) stays ambiguous between them."""
+    two documents carry ("Ortho Evra", approved twice) stays ambiguous between them -- and not
+    singled out by a lead made of the other subjects' names (``others``: ``borrowed_lead``)."""
     scores = dict(zip(retrieval.anchors, retrieval.anchor_scores, strict=False))
     sub = replace(retrieval, anchors=tuple(holders),
                   anchor_scores=tuple(scores[a] for a in holders) if scores else (),
                   question_entities=tuple(group))
     verdict = judge(sub, explanations, margin, len(holders), held, top=holders[0], sharers=sharers,
                     corpus=corpus)
+    borrowed = borrowed_lead(verdict, retrieval, holders, group, explanations, others)
+    if borrowed:
+        # its lead over the mention's other documents is words the question writes for another
+        # subject: nothing the question says of this one singles it out
+        note = (f"{verdict.subject_id} leads the other documents holding {own_name(group[0])} "
+                f"by words the question writes as another name ({', '.join(borrowed)}): "
+                "not asserted")
+        verdict = _ambiguous(sub, explanations, [a for a in holders if a in explanations], margin,
+                             verdict.lead, holders[0], (note,))
     return replace(verdict, retrieval=None, singled_out_by=verdict.singled_out_by or "named")
+
+
+def borrowed_lead(verdict: Verdict, retrieval: Retrieval, holders: Sequence[str],
+                  group: Sequence[str], explanations: Mapping[str, Explanation],
+                  others: Sequence[Sequence[str]]) -> list[str]:
+    """The words of the other subjects' names (``others``: mentions; as the question writes
+    them, not words of ``group``'s own name) that the text of a subject singled out among
+    ``holders`` by its lead alone holds and the runner-up's does not -- where that text does
+    not also hold the name with a neighbouring word of the question (a name inside what the
+    question quotes of this subject, "... in crypto/x509 and golang.org/x/crypto/cryptobyte in
+    Go", is this subject's own wording). A question naming two products scores every holder of
+    one against all its words, the other product's name too: a TensorFlow advisory about "the
+    async implementation of ... std::move" leads its siblings on "Async-std: ... tensorflow-cpu:
+    <the sentence every TensorFlow advisory opens with>" by the other name. Empty when the
+    verdict stands. Only words rarer in English than ``QUOTE_WORD_ZIPF`` count: on the dev
+    cross-pair probe, "user", "server", "protocol" and "x" were each also a winner's own word."""
+    subject = verdict.subject_id
+    if (verdict.singled_out_by != "margin" or subject is None or len(holders) < 2
+            or subject not in explanations):
+        return []
+    runner = holders[1] if holders[0] == subject else holders[0]
+    if runner not in explanations:
+        return []
+    said = words(retrieval.question)
+    own = {w for e in group for w in words(own_name(e))}
+    mine = words(title_and_text(explanations[subject]))
+    beside = held_positions(said, mine, 2)
+    theirs = set(words(title_and_text(explanations[runner])))
+    written = dict.fromkeys(
+        w for g in others if set(g).isdisjoint(group)
+        for start, end in mention_positions(g, said) if beside.isdisjoint(range(start, end))
+        for w in said[start:end] if w not in own)
+    # a word of English (a name's "server", "user", "protocol") is any document's wording
+    return [w for w in written if w in set(mine) and w not in theirs
+            and not is_common_word(w, QUOTE_WORD_ZIPF)]
 
 
 def unanswered(retrieval: Retrieval, groups: Sequence[tuple[str, ...]],
@@ -1307,7 +1354,7 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
                 if anchor not in explanations:
                     explanations[anchor] = closure_of(anchor)
         verdicts = [replace(named_verdict(retrieval, holders, group, explanations, held,
-                                          margin, sharers, corpus), margin=margin)
+                                          margin, sharers, corpus, groups), margin=margin)
                     for holders, group in zip(named, groups, strict=True)]
         # a mention whose only reading is a weakly named document in force is a word of the
         # question, not a subject: without it, one subject may be left (judged below) -- unless

@@ -467,6 +467,37 @@ def test_two_mentions_one_document_holds_are_one_subject_of_a_multiple_verdict()
     assert outcome(verdict).decisive and {s.subject for s in outcome(verdict).subjects} == {A, B}
 
 
+def test_a_holder_leading_its_siblings_by_the_other_subjects_name_is_not_singled_out() -> None:
+    # "Async-std: discontinued. Tensorflow: <the sentence every advisory of it opens with>":
+    # B and C are beta's advisories, both quoting the shared sentence; B also writes "async"
+    # and "std" elsewhere in its own text, which is what put it a margin ahead of C
+    question = "Async-std: the crate is discontinued. beta: shared opening sentence here. Fixed?"
+    beside = "shared opening sentence here"
+
+    def asked(b_text: str, c_text: str) -> Verdict:
+        texts = {A: "the crate is discontinued", B: b_text, C: c_text}
+        explained = {a: replace(EXPLAINED[a], text=texts[a], scope=scope)
+                     for a, scope in ((A, ("product:async-std",)), (B, ("product:beta",)),
+                                      (C, ("product:beta",)))}
+        r = replace(retrieval((B, A, C), (3.0, 2.8, 1.5),
+                              entities=("product:async-std", "product:beta")),
+                    question=question, anchor_text_scores=(1.0, 0.9, 0.5),
+                    anchor_held=(("product:beta",), ("product:async-std",), ("product:beta",)))
+        return verdict_for(r, explained.__getitem__, k=5, margin=1.0)
+
+    borrowed = asked(f"{beside}. the async code uses std move", beside)
+    assert borrowed.kind is VerdictKind.MULTIPLE
+    beta = next(v for v in borrowed.subjects if v.subject_id != A)
+    assert beta.kind is VerdictKind.AMBIGUOUS and {c.subject_id for c in beta.candidates} == {B, C}
+    assert any("async, std" in n for n in beta.notes)
+    # the runner-up writing the name too: the lead is not the other name's
+    both = asked(f"{beside}. the async code uses std move", f"{beside}. async std")
+    assert [v.subject_id for v in both.subjects] == [A, B]
+    # the question quoting B where it writes the name ("... async-std: the crate ..."): B's own wording
+    quoting = asked(f"{beside} and async std the crate", beside)
+    assert [v.subject_id for v in quoting.subjects] == [A, B]
+
+
 def test_a_third_name_written_whole_that_nothing_retrieved_holds_leaves_the_verdict_open() -> None:
     # A holds alpha, B beta; the question names a third product no retrieved document holds
     def asked(third: str, written: str) -> Retrieval:
