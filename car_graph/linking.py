@@ -123,6 +123,10 @@ class LinkedEntity:
     # Bextra or Bexxar; "1705": the tail of two identifiers). Its readings are one mention of the
     # question, not several
     reading_of: str = ""
+    # name and typo_reading: the question's words that name it, in the name's order, when they
+    # are not the key's own words -- its significant words alone, a typo's correction ("zope"
+    # read as zope2): how the question writes the name
+    written_as: tuple[str, ...] = ()
 
     def parameter(self) -> dict[str, Any]:
         """The entity as anchors.cypher's ``$entities`` item. Identifiers also count where a
@@ -140,6 +144,12 @@ def word_readings(linked: Iterable[LinkedEntity]) -> list[tuple[str, ...]]:
         if e.reading_of:
             read_from.setdefault(e.reading_of, []).append(f"{e.type}:{e.key}")
     return [tuple(g) for g in read_from.values() if len(g) > 1]
+
+
+def name_spellings(linked: Iterable[LinkedEntity]) -> list[tuple[str, tuple[str, ...]]]:
+    """The linked entities ("type:key") the question names with words other than the key's
+    own (``LinkedEntity.written_as``), each with those words."""
+    return [(f"{e.type}:{e.key}", e.written_as) for e in linked if e.written_as]
 
 
 @dataclass(frozen=True)
@@ -998,12 +1008,17 @@ class EntityLinker:
         coverings = [used for _, used in covered]
         read_as = typo_readings(coverings)
         for (row, used), n in zip(covered, readings_per_name(coverings, read_as), strict=True):
+            read = {name_word: word for word, name_word in used.items()}
+            written = tuple(read.get(w, w) for w in significant_words(
+                row["name"] or row["key"], stop, self.registry.qualifiers(row["type"])))
+            written_as = written if list(written) != words(row["key"]) else ()
             if n == 1:
-                add(LinkedEntity(row["type"], row["key"], settings.name_weight, "name"))
+                add(LinkedEntity(row["type"], row["key"], settings.name_weight, "name",
+                                 written_as=written_as))
             elif n <= settings.max_typo_readings:
                 typo = next(q for q in used if len(read_as[q]) == n)  # its least certain word
                 add(LinkedEntity(row["type"], row["key"], settings.name_weight / n, "typo_reading",
-                                 reading_of=typo))
+                                 reading_of=typo, written_as=written_as))
         self._link_defined(question, add)
         shorts = short_name_tokens(question, stop, settings)
         if shorts:

@@ -188,32 +188,43 @@ def longest_stretch(positions: set[int]) -> int:
     return max((end - start for start, end in _stretches(positions)), default=0)
 
 
-def mention_positions(group: Sequence[str], said: Sequence[str]) -> list[tuple[int, int]]:
+def mention_positions(group: Sequence[str], said: Sequence[str],
+                      spellings: Mapping[str, Sequence[str]] | None = None,
+                      ) -> list[tuple[int, int]]:
     """Where the question's words (``said``) write a mention's name: (start, end) word positions
-    of each key of ``group`` ("type:key"; a namespace before ':' is not written), in order."""
+    of each key of ``group`` ("type:key"; a namespace before ':' is not written), in order.
+    ``spellings``: per entity, the words the question names it with when they are not the
+    key's (``Retrieval.question_spellings``: "zope" read as zope2), looked for where the
+    key's own words are not written."""
     found = []
     for entity in group:
-        name = words(own_name(entity))
-        n = len(name)
-        found += [(i, i + n) for i in range(len(said) - n + 1) if n and list(said[i:i + n]) == name]
+        spelled = [words(own_name(entity)), list((spellings or {}).get(entity, ()))]
+        for name in spelled:
+            n = len(name)
+            at = [(i, i + n) for i in range(len(said) - n + 1) if n and list(said[i:i + n]) == name]
+            if at:
+                found += at
+                break
     return found
 
 
 def name_positions(retrieval: Retrieval) -> set[int]:
     """The positions of the question's words (``words``) that write a name it links."""
     said = words(retrieval.question)
-    return {p for start, end in mention_positions(retrieval.question_entities, said)
+    return {p for start, end in mention_positions(retrieval.question_entities, said,
+                                                  dict(retrieval.question_spellings))
             for p in range(start, end)}
 
 
-def written_inside_quote(group: Sequence[str], said: Sequence[str], text: str) -> bool:
+def written_inside_quote(group: Sequence[str], said: Sequence[str], text: str,
+                         spellings: Mapping[str, Sequence[str]] | None = None) -> bool:
     """Each place the question writes the mention is inside a passage it quotes from ``text``:
     ``text`` holds the name, the question's words on both sides of it belong to runs of two or
     more words ``text`` holds, and that stretch of adjacent runs and the name holds a quote
     (``MIN_QUOTED_TEXT_WORDS`` consecutive words). A question quoting a sentence while leaving
     out versions ("keystonemiddleware before 1.6.0 and") still quotes it; a name written
     beside a quote, or in place of the quote's own words, is not inside it."""
-    spans = mention_positions(group, said)
+    spans = mention_positions(group, said, spellings)
     if not spans:
         return False
     written = words(text)

@@ -32,6 +32,7 @@ from car_graph.linking import (
     fulltext_query,
     holds_passage,
     linked_words,
+    name_spellings,
     word_readings,
     words,
 )
@@ -216,6 +217,7 @@ class Retriever:
             "anchor_fulltext": anchor_lexical_query(question, self.settings.linking, linked_words(linked)),
             "entities": [e.parameter() for e in linked],
             "word_readings": word_readings(linked),
+            "name_spellings": name_spellings(linked),
             "graph_version": version,
         }
 
@@ -336,6 +338,7 @@ class Retriever:
             readings=explained,
             beyond=sum(1 for a in anchors if a["rank"] >= params["anchors"]),
             question_readings=tuple(params["word_readings"]),
+            question_spellings=tuple(params["name_spellings"]),
         )
 
     def _explanation(self, reading: Mapping[str, Any], as_of: date | None,

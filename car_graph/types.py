@@ -123,6 +123,10 @@ class Retrieval:
     # end in: "1705", CVE-2022-1705 or GO-2023-1705), one tuple per word: the readings of one
     # mention, not several mentions. Not in to_json.
     question_readings: tuple[tuple[str, ...], ...] = ()
+    # entities of ``question_entities`` the question names with words other than the key's own
+    # (a typo's correction: "Zope" for zope2; the name's significant words alone), each with
+    # those words in the name's order: how the question writes the name. Not in to_json.
+    question_spellings: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def ids(self) -> list[str]:

@@ -1225,8 +1225,9 @@ def borrowed_lead(verdict: Verdict, retrieval: Retrieval, holders: Sequence[str]
     one against all its words, the other product's name too: a TensorFlow advisory about "the
     async implementation of ... std::move" leads its siblings on "Async-std: ... tensorflow-cpu:
     <the sentence every TensorFlow advisory opens with>" by the other name. Empty when the
-    verdict stands. Only words rarer in English than ``QUOTE_WORD_ZIPF`` count: on the dev
-    cross-pair probe, "user", "server", "protocol" and "x" were each also a winner's own word."""
+    verdict stands. Only words of three or more letters rarer in English than
+    ``QUOTE_WORD_ZIPF`` count: on the dev probes, "user", "server", "protocol", "x" and "io"
+    were each also a right winner's own word."""
     subject = verdict.subject_id
     if (verdict.singled_out_by != "margin" or subject is None or len(holders) < 2
             or subject not in explanations):
@@ -1241,10 +1242,12 @@ def borrowed_lead(verdict: Verdict, retrieval: Retrieval, holders: Sequence[str]
     theirs = set(words(title_and_text(explanations[runner])))
     written = dict.fromkeys(
         w for g in others if set(g).isdisjoint(group)
-        for start, end in mention_positions(g, said) if beside.isdisjoint(range(start, end))
+        for start, end in mention_positions(g, said, dict(retrieval.question_spellings))
+        if beside.isdisjoint(range(start, end))
         for w in said[start:end] if w not in own)
-    # a word of English (a name's "server", "user", "protocol") is any document's wording
-    return [w for w in written if w in set(mine) and w not in theirs
+    # a word of English (a name's "server", "user", "protocol") is any document's wording, and
+    # so is a word shorter than a name's significant ones ("io" of heckel.io)
+    return [w for w in written if w in set(mine) and w not in theirs and len(w) >= 3
             and not is_common_word(w, QUOTE_WORD_ZIPF)]
 
 
@@ -1460,7 +1463,7 @@ def inside_quote_of_another(verdict: Verdict, group: Sequence[str], verdicts: Se
                     or not set(group).isdisjoint(held.get(subject, ()))):
                 continue
             text = title_and_text(explanations[subject])
-            if written_inside_quote(group, said, text):
+            if written_inside_quote(group, said, text, dict(retrieval.question_spellings)):
                 # the look-ups last: each is a statement
                 passage = quoted_run(retrieval.question, text, names=name_positions(retrieval))
                 if passage is not None and few_share(sharers, subject, passage):

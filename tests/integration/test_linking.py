@@ -121,6 +121,10 @@ def test_a_named_product_decides_which_identifier_its_digits_end(car: CarClient)
 
 def test_one_character_typo_in_a_five_letter_name_links_it(security_graph: CarClient) -> None:
     assert "product:axios" in entities(security_graph, "Is axois still vulnerable to SSRF?")
+    # ... and the retrieval says where the question writes it, for the verdict's quote rules
+    report = security_graph.retrieve_report("Is axois still vulnerable to SSRF?", k=3)
+    assert dict(report.question_spellings) == {"product:axios": ("axois",)}
+    assert security_graph.retrieve_report("Is axios still vulnerable?", k=3).question_spellings == ()
 
 
 def test_one_character_deletion_in_a_four_letter_name_links_it(security_graph: CarClient) -> None:

@@ -18,6 +18,7 @@ from car_graph.linking import (
     inside_other_names,
     is_ordinary,
     linked_words,
+    name_spellings,
     name_word_pattern,
     partial_digit_runs,
     readings_per_name,
@@ -124,6 +125,9 @@ def test_typo_readings_say_which_question_word_was_read_which_ways() -> None:
               LinkedEntity("cve", "cve-2022-1705", 2.5, "partial", reading_of="1705"),
               LinkedEntity("product", "go", 1.0, "short_name")]
     assert word_readings(linked) == [("brand:bextra", "brand:bexxar")]
+    # and how the question writes a name when not as its key does
+    spelled = LinkedEntity("product", "zope2", 1.0, "name", written_as=("zope",))
+    assert name_spellings([*linked, spelled]) == [("product:zope2", ("zope",))]
 
 
 def test_a_typo_one_edit_from_several_words_links_the_one_name_it_completes() -> None:

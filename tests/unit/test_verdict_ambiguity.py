@@ -17,6 +17,7 @@ from car_graph.metrics import Reading, VerdictOutcome, score_verdicts, verdict_s
 from car_graph.quoting import (
     MAX_QUOTE_SHARERS,
     distinct_passage,
+    mention_positions,
     quoted_beside,
     quoted_elsewhere,
     quoted_run,
@@ -1571,6 +1572,35 @@ def test_a_name_written_inside_another_subjects_quoted_sentence_is_no_subject_of
     assert subjects(f"What is the status of {quoted} in alpha, of session cookies that leak to "
                     "third-party hosts through the redirect handler on every request, and of the "
                     "beta issue?") == [A, C, B]
+
+
+def test_a_name_the_question_writes_its_own_way_inside_another_subjects_quote_is_no_subject() -> None:
+    # "Zope" inside a sentence quoted from plone's advisory links the product zope2 (one edit):
+    # the linker says how the question writes it (question_spellings), so the quote rule finds
+    # it there as it finds a name written as the key spells it
+    a_text = ("Multiple cross-site request forgery vulnerabilities in Zope Management Interface "
+              "and earlier, and in the alpha content system before 5.")
+    explained = {**EXPLAINED, A: replace(EXPLAINED[A], text=a_text)}
+    question = ("Alpha: multiple cross-site request forgery vulnerabilities in Zope Management "
+                "Interface and earlier, and. The beta issue: fixed?")
+    r = replace(retrieval((A, C, B), (3.0, 2.9, 2.8),
+                          entities=("product:alpha", "product:zope2", "product:beta")),
+                question=question,
+                anchor_held=(("product:alpha",), ("product:zope2",), ("product:beta",)),
+                anchor_text_scores=(2.0, 1.5, 1.5))
+
+    def subjects(retrieved: Retrieval) -> list[str | None]:
+        verdict = verdict_for(retrieved, explained.__getitem__, k=5, margin=1.0,
+                              sharers=lambda d, p: 0)
+        assert verdict.kind is VerdictKind.MULTIPLE
+        return [s.subject_id for s in verdict.subjects]
+
+    # without the spelling the name is found nowhere in the question, so nowhere inside a quote
+    assert subjects(r) == [A, C, B]
+    spelled = replace(r, question_spellings=(("product:zope2", ("zope",)),))
+    assert subjects(spelled) == [A, B]
+    assert mention_positions(("product:zope2",), words(question),
+                             dict(spelled.question_spellings)) == [(8, 9)]
 
 
 def test_a_name_inside_a_sentence_quoted_from_a_reading_of_an_ambiguous_subject_is_no_subject() -> None:
