@@ -284,6 +284,15 @@ _ALNUM = re.compile(r"[^\W_]+")
 _LETTER = re.compile(r"[^\W\d_]")
 
 
+@functools.lru_cache(maxsize=1024)
+def _token_words(text: str) -> tuple[tuple[str, ...], ...]:
+    """The text's spaCy tokens, spaces skipped, each as its lowercased alphanumeric runs (none
+    for punctuation): what ``question_terms`` and ``adjacent_term_pairs`` read. A question's
+    analysis asks both several times; the tokenizer runs once."""
+    return tuple(() if token.is_punct else tuple(_ALNUM.findall(token.lower_))
+                 for token in _tokenizer()(text) if not token.is_space)
+
+
 def question_terms(text: str) -> list[str]:
     """Content terms of a question: spaCy tokens split into alphanumeric runs, lowercased, length
     >= 3, not in spaCy's English stop list; first occurrence order, no duplicates.
@@ -292,16 +301,8 @@ def question_terms(text: str) -> list[str]:
     -> ["tck", "2021", "44228"] (as Lucene's standard analyzer splits it).
     """
     stop = stop_words()
-    out: list[str] = []
-    seen: set[str] = set()
-    for token in _tokenizer()(text):
-        if token.is_space or token.is_punct:
-            continue
-        for part in _ALNUM.findall(token.lower_):
-            if len(part) >= 3 and part not in stop and part not in seen:
-                seen.add(part)
-                out.append(part)
-    return out
+    terms = (part for parts in _token_words(text) for part in parts)
+    return list(dict.fromkeys(t for t in terms if len(t) >= 3 and t not in stop))
 
 
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/]|\s)')
@@ -315,19 +316,16 @@ def adjacent_term_pairs(text: str) -> list[tuple[str, str]]:
     "Is the medicine, prescribed for testosterone deficiency, still sold?" ->
     [("testosterone", "deficiency")]."""
     stop = stop_words()
-    pairs: list[tuple[str, str]] = []
+    pairs: dict[tuple[str, str], None] = {}
     previous: str | None = None
-    for token in _tokenizer()(text):
-        if token.is_space:
-            continue
-        parts = [] if token.is_punct else _ALNUM.findall(token.lower_)
+    for parts in _token_words(text):
         if len(parts) != 1 or len(parts[0]) < 3 or parts[0] in stop:
             previous = None  # a break
             continue
-        if previous is not None and (previous, parts[0]) not in pairs:
-            pairs.append((previous, parts[0]))
+        if previous is not None:
+            pairs.setdefault((previous, parts[0]))
         previous = parts[0]
-    return pairs
+    return list(pairs)
 
 
 def lucene_escape(term: str) -> str:
