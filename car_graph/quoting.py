@@ -305,10 +305,41 @@ def quoted_beside(subject: str, retrieval: Retrieval, explanations: Mapping[str,
             passage = quoted_run(retrieval.question, text, names=name_positions(retrieval))
             if passage is not None:
                 found.append((anchor, passage))
+        elif known is not None:
+            # a name the question links, or one the subject also carries, tells no second
+            # document from the subject: only another scope's unlinked name does
+            unlinked = set(known.scope) - set(retrieval.question_entities) - set(mine.scope)
+            passage = named_and_quoted(said, text, sorted(unlinked), covered)
+            if passage is not None:
+                found.append((anchor, passage))
     if len(found) != 1:
         return None
     anchor, passage = found[0]
     return anchor if few_share(sharers, anchor, passage) else None
+
+
+def named_and_quoted(said: Sequence[str], text: str, scope: Iterable[str],
+                     covered: set[int]) -> str | None:
+    """A shorter quote, with the document's name: the question writes the name of an entity
+    of ``scope`` (its key's words; in ``quoted_beside``, one scoping the document that the
+    linker left unlinked and the subject does not carry: a name the corpus also uses as an
+    ordinary word, "rsa", "std") and a run of at least ``MIN_QUOTED_TITLE_WORDS`` of
+    its words holding a word rarer in English than ``QUOTE_WORD_ZIPF`` ("is vulnerable to
+    Bleichenbacher timing attacks", the product's own name cut out of the sentence), both
+    where the subject's words (``covered``) are not. The run as the question writes it, or
+    None."""
+    free = set(range(len(said))) - covered
+    named = any(set(range(start, end)) <= free
+                for start, end in mention_positions(tuple(scope), said))
+    if not named:
+        return None
+    held = held_positions(said, words(text), MIN_QUOTED_TITLE_WORDS) & free
+    for start, end in _stretches(held):
+        run = said[start:end]
+        if (end - start >= MIN_QUOTED_TITLE_WORDS
+                and any(not is_common_word(w, QUOTE_WORD_ZIPF) for w in run)):
+            return " ".join(run)
+    return None
 
 
 def quoted_elsewhere(retrieval: Retrieval, read: Sequence[Explanation],

@@ -1476,6 +1476,41 @@ def test_a_sentence_of_a_second_document_the_question_quotes_makes_it_a_second_s
     assert verdict_for(single, closure_of, k=5, margin=1.0).subject_id == B
 
 
+def test_a_shorter_quote_beside_the_name_of_its_documents_scope_makes_a_second_subject() -> None:
+    # "rsa" is a name the corpus also uses as a word, so the linker leaves it; the question
+    # writes it and half a sentence of C (scoped to rsa), the product's name cut out of it
+    b_text = "Buffer overflow in the array parser allows attackers to crash the beta reader."
+    c_text = "It was found that python-rsa is vulnerable to Bleichenbacher timing attacks."
+    explained = {**EXPLAINED, B: replace(EXPLAINED[B], text=b_text),
+                 C: replace(EXPLAINED[C], text=c_text, scope=("product:rsa",))}
+
+    def asked(question: str) -> Retrieval:
+        return replace(retrieval((B, C), (3.0, 1.2), entities=("product:beta",)),
+                       question=question, anchor_held=(("product:beta",), ()),
+                       anchor_text_scores=(2.0, 1.2), readings=(explained[C],))
+
+    both = asked("Beta: buffer overflow in the array parser. rsa: it was found that is "
+                 "vulnerable to Bleichenbacher timing attacks. Fixed?")
+    assert quoted_beside(B, both, explained, 5) == C
+    verdict = verdict_for(both, explained.__getitem__, k=5, margin=1.0, sharers=lambda d, p: 0)
+    assert verdict.kind is VerdictKind.MULTIPLE
+    assert [s.subject_id for s in verdict.subjects] == [B, C]
+    # the same words without the name, or without a rare word, or with the name alone: one subject
+    assert quoted_beside(B, asked(both.question.replace("rsa:", "also:")), explained, 5) is None
+    assert quoted_beside(B, asked("Beta: buffer overflow in the array parser. rsa: it was found "
+                                  "that is vulnerable. Fixed?"), explained, 5) is None
+    assert quoted_beside(B, asked("Beta: buffer overflow in the array parser. Is rsa fixed?"),
+                         explained, 5) is None
+    # a family's boilerplate names none of its documents
+    assert quoted_beside(B, both, explained, 5, sharers=lambda d, p: MAX_QUOTE_SHARERS + 1) is None
+    # a name the question links is the named-subject rules' to judge, and a name the subject
+    # carries too tells no second document from it
+    assert quoted_beside(B, replace(both, question_entities=("product:beta", "product:rsa")),
+                         explained, 5) is None
+    shared = {**explained, B: replace(explained[B], scope=("product:beta", "product:rsa"))}
+    assert quoted_beside(B, both, shared, 5) is None
+
+
 def test_a_quoted_run_sheds_the_names_the_question_writes_at_its_ends() -> None:
     text = ("TensorFlow is an end-to-end open source platform for machine learning. TensorFlow "
             "crashes in the reader.")
