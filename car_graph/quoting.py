@@ -329,6 +329,7 @@ def named_and_quoted(said: Sequence[str], text: str, scope: Iterable[str],
     where the subject's words (``covered``) are not. The run as the question writes it, or
     None."""
     free = set(range(len(said))) - covered
+    # the key's own words: an unlinked name has no spelling of the linker's to look for
     named = any(set(range(start, end)) <= free
                 for start, end in mention_positions(tuple(scope), said))
     if not named:

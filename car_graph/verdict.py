@@ -1239,6 +1239,7 @@ def borrowed_lead(verdict: Verdict, retrieval: Retrieval, holders: Sequence[str]
     own = {w for e in group for w in words(own_name(e))}
     mine = words(title_and_text(explanations[subject]))
     beside = held_positions(said, mine, 2)
+    holds = set(mine)
     theirs = set(words(title_and_text(explanations[runner])))
     written = dict.fromkeys(
         w for g in others if set(g).isdisjoint(group)
@@ -1247,7 +1248,7 @@ def borrowed_lead(verdict: Verdict, retrieval: Retrieval, holders: Sequence[str]
         for w in said[start:end] if w not in own)
     # a word of English (a name's "server", "user", "protocol") is any document's wording, and
     # so is a word shorter than a name's significant ones ("io" of heckel.io)
-    return [w for w in written if w in set(mine) and w not in theirs and len(w) >= 3
+    return [w for w in written if w in holds and w not in theirs and len(w) >= 3
             and not is_common_word(w, QUOTE_WORD_ZIPF)]
 
 
