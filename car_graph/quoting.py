@@ -212,7 +212,7 @@ def name_positions(retrieval: Retrieval) -> set[int]:
     """The positions of the question's words (``words``) that write a name it links."""
     said = words(retrieval.question)
     return {p for start, end in mention_positions(retrieval.question_entities, said,
-                                                  dict(retrieval.question_spellings))
+                                                  retrieval.spellings)
             for p in range(start, end)}
 
 

@@ -132,6 +132,11 @@ class Retrieval:
     def ids(self) -> list[str]:
         return [r.doc_id for r in self.results]
 
+    @property
+    def spellings(self) -> dict[str, tuple[str, ...]]:
+        """``question_spellings`` as a mapping: entity -> the words the question writes it with."""
+        return dict(self.question_spellings)
+
     def to_json(self) -> dict[str, Any]:
         """The shape of ``car-graph retrieve --json`` (without the verdict), a contract."""
         return {

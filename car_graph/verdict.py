@@ -1241,9 +1241,10 @@ def borrowed_lead(verdict: Verdict, retrieval: Retrieval, holders: Sequence[str]
     beside = held_positions(said, mine, 2)
     holds = set(mine)
     theirs = set(words(title_and_text(explanations[runner])))
+    spellings = retrieval.spellings
     written = dict.fromkeys(
         w for g in others if set(g).isdisjoint(group)
-        for start, end in mention_positions(g, said, dict(retrieval.question_spellings))
+        for start, end in mention_positions(g, said, spellings)
         if beside.isdisjoint(range(start, end))
         for w in said[start:end] if w not in own)
     # a word of English (a name's "server", "user", "protocol") is any document's wording, and
@@ -1464,7 +1465,7 @@ def inside_quote_of_another(verdict: Verdict, group: Sequence[str], verdicts: Se
                     or not set(group).isdisjoint(held.get(subject, ()))):
                 continue
             text = title_and_text(explanations[subject])
-            if written_inside_quote(group, said, text, dict(retrieval.question_spellings)):
+            if written_inside_quote(group, said, text, retrieval.spellings):
                 # the look-ups last: each is a statement
                 passage = quoted_run(retrieval.question, text, names=name_positions(retrieval))
                 if passage is not None and few_share(sharers, subject, passage):
