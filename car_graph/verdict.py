@@ -67,6 +67,7 @@ from datetime import date, datetime
 from enum import StrEnum
 from typing import Any, Protocol
 
+from car_graph.extraction import stop_words
 from car_graph.keys import entity_key, own_name
 from car_graph.linking import (
     DEFINED_NAME,
@@ -90,6 +91,7 @@ from car_graph.quoting import (
     held_positions,
     mention_positions,
     name_positions,
+    on_chain_of,
     quoted_beside,
     quoted_elsewhere,
     quoted_run,
@@ -570,13 +572,16 @@ def _reading(explanation: Explanation) -> frozenset[str]:
 def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
           margin: float = VERDICT_MARGIN, limit: int | None = None,
           held: Mapping[str, Iterable[str]] | None = None, top: str | None = None,
-          sharers: QuoteSharers | None = None, corpus: Corpus | None = None) -> Verdict:
+          sharers: QuoteSharers | None = None, corpus: Corpus | None = None,
+          lead_needs_reason: bool = False) -> Verdict:
     """The verdict on ``retrieval``, given the explanations of (at least) its close anchors
     (``close_anchors``). Asserts one subject only when the evidence singles it out (module
     docstring); otherwise AMBIGUOUS with one reading per close candidate. ``top``: the anchor
     to start from (default: the top result's). ``sharers``: asked only when a quote would single
     a candidate out (None: quotes are taken as unique, a hand-made retrieval). ``corpus``:
-    asked only when the retrieval alone leaves the verdict ambiguous (None: not consulted)."""
+    asked only when the retrieval alone leaves the verdict ambiguous (None: not consulted).
+    ``lead_needs_reason``: a lead ``lead_explained`` finds nothing for singles nothing out
+    (``named_verdict``, among one mention's holders)."""
     top = top or subject_of(retrieval)
     if top is None or top not in explanations:
         return decide(retrieval, None)
@@ -594,6 +599,19 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
                   and quotes_title(retrieval.question, explanations[a].title)]
         if len(beyond) == 1 and few_share(sharers, beyond[0], explanations[beyond[0]].title):
             return single(beyond[0], "title quoted in the question")
+    if len(close) == 1 and lead is not None and lead_needs_reason:
+        # the anchors behind it that are not on its chain: a release quoting the advisory it
+        # fixes, or the withdrawal of an approval, holds its words and answers it
+        chain = on_chain_of(explanations[top])
+        behind = [(a, s) for a, s in zip(retrieval.anchors[:limit], retrieval.anchor_scores, strict=False)
+                  if a not in chain and a in explanations]
+        if behind and not lead_explained(retrieval, top, behind[0][0], explanations, held):
+            # a lead the question's words do not account for (a shorter text of the same name
+            # ranks higher on both scores) is no evidence: the next of them, and every anchor
+            # within the margin of it, stay readings. Only among one mention's holders: for the
+            # whole question the margin alone was tuned, and on the dev probes the same rule
+            # there only made one approval of a withdrawn drug's two the answer
+            close = [top, *(a for a, s in behind if s >= behind[0][1] - margin)]
     if len(close) <= 1:
         why = "margin" if lead is not None else ("only candidate" if retrieval.anchor_scores
                                                  else "top result")
@@ -738,6 +756,41 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
         if len(alone) == 1 and not outfitted(retrieval, alone[0], rivals(alone[0])):
             return single(alone[0], "words of the question only it holds")
     return _ambiguous(retrieval, explanations, close, margin, lead, top)
+
+
+def lead_explained(retrieval: Retrieval, top: str, runner: str,
+                   explanations: Mapping[str, Explanation],
+                   held: Mapping[str, Iterable[str]] | None) -> bool:
+    """Whether something the question gives accounts for ``top``'s lead over ``runner``: an
+    entity the question links that ``top`` holds and ``runner`` does not, or a word of the
+    question (not a stop word or a status word) that ``top``'s title or text holds and
+    ``runner``'s does not, or a run of two or more of its words (not all such words) that
+    ``top``'s holds in order and ``runner``'s does not (``distinct_passage``). Two approvals of one brand, "Ortho Cyclen (Norgestimate)" and
+    "Ortho Cyclen (Ethinyl Estradiol)", both hold every word of "Our formulary lists Ortho
+    Cyclen and Nizoral. Has either been withdrawn?" that either holds; the shorter one leads
+    by a whole margin only because length weighs on both the dense and the lexical score.
+    ``runner``: the next anchor not on ``top``'s chain (``judge`` chooses it). No text fits
+    (a hand-made retrieval): True, the lead is taken as it stands."""
+    if not retrieval.anchor_text_scores:
+        return True
+    asked = set(retrieval.question_entities)
+
+    def holds(anchor: str) -> set[str]:
+        found = held.get(anchor, ()) if held is not None else explanations[anchor].scope
+        return set(found) & asked
+
+    if holds(top) - holds(runner):
+        return True
+    stop = stop_words()
+    mine, theirs = title_and_text(explanations[top]), title_and_text(explanations[runner])
+    if any(w not in set(words(theirs)) and w not in stop and w not in STATUS_WORDS
+           for w in set(words(retrieval.question)) & set(words(mine))):
+        return True
+    # ... or the question's word order: a run of its words the top anchor holds and the runner
+    # holds only scattered ("MultiPartParser allowed directory traversal", quoted from one of
+    # two advisories whose other writes "MultiPartParser, UploadedFile, and FieldFile allowed")
+    run = distinct_passage(retrieval.question, mine, [theirs])
+    return run is not None and " " in run and not set(run.split()) <= stop | STATUS_WORDS
 
 
 def unplaced_number(retrieval: Retrieval, document: Explanation, holds: Iterable[str]) -> bool:
@@ -1194,13 +1247,14 @@ def named_verdict(retrieval: Retrieval, holders: Sequence[str], group: Sequence[
     """The verdict on one mention of a question naming several subjects: ``judge`` among the
     anchors holding it (``holders``, best first), as if the question named only it -- so a name
     two documents carry ("Ortho Evra", approved twice) stays ambiguous between them -- and not
-    singled out by a lead made of the other subjects' names (``others``: ``borrowed_lead``)."""
+    singled out by a lead made of the other subjects' names (``others``: ``borrowed_lead``) or
+    by one nothing the question gives accounts for (``lead_explained``)."""
     scores = dict(zip(retrieval.anchors, retrieval.anchor_scores, strict=False))
     sub = replace(retrieval, anchors=tuple(holders),
                   anchor_scores=tuple(scores[a] for a in holders) if scores else (),
                   question_entities=tuple(group))
     verdict = judge(sub, explanations, margin, len(holders), held, top=holders[0], sharers=sharers,
-                    corpus=corpus)
+                    corpus=corpus, lead_needs_reason=True)
     borrowed = borrowed_lead(verdict, retrieval, holders, group, explanations, others)
     if borrowed:
         # its lead over the mention's other documents is words the question writes for another

@@ -34,6 +34,7 @@ from car_graph.verdict import (
     close_anchors,
     decide,
     judge,
+    lead_explained,
     mention_groups,
     name_read_as_word,
     named_subjects,
@@ -491,12 +492,72 @@ def test_a_holder_leading_its_siblings_by_the_other_subjects_name_is_not_singled
     beta = next(v for v in borrowed.subjects if v.subject_id != A)
     assert beta.kind is VerdictKind.AMBIGUOUS and {c.subject_id for c in beta.candidates} == {B, C}
     assert any("async, std" in n for n in beta.notes)
-    # the runner-up writing the name too: the lead is not the other name's
-    both = asked(f"{beside}. the async code uses std move", f"{beside}. async std")
+    # the runner-up writing the name too: the lead is not the other name's (and B holds a word
+    # of the question C lacks, "shared": something the question says accounts for it)
+    both = asked(f"{beside}. the async code uses std move", "opening sentence here. async std")
     assert [v.subject_id for v in both.subjects] == [A, B]
     # the question quoting B where it writes the name ("... async-std: the crate ..."): B's own wording
     quoting = asked(f"{beside} and async std the crate", beside)
     assert [v.subject_id for v in quoting.subjects] == [A, B]
+
+
+def test_a_lead_no_word_of_the_question_accounts_for_singles_out_nothing() -> None:
+    # "Our formulary lists alpha and beta. Has either been withdrawn?": B and C both carry the
+    # name beta; B's shorter text puts it a margin ahead of C, though C holds every word of the
+    # question B holds
+    question = "Our formulary lists alpha and beta. Has either of them been withdrawn?"
+
+    def asked(b_text: str, c_text: str = "beta approved 1989. class: hormones",
+              text_scores: tuple[float, ...] = (1.9, 1.0, 0.9)) -> Verdict:
+        texts = {A: "alpha approved 1981", B: b_text, C: c_text}
+        explained = {a: replace(EXPLAINED[a], text=texts[a], scope=scope)
+                     for a, scope in ((A, ("product:alpha",)), (B, ("product:beta",)),
+                                      (C, ("product:beta",)))}
+        r = replace(retrieval((B, C, A), (3.0, 1.9, 1.5), entities=("product:beta", "product:alpha")),
+                    question=question, anchor_text_scores=text_scores,
+                    anchor_held=(("product:beta",), ("product:beta",), ("product:alpha",)))
+        return verdict_for(r, explained.__getitem__, k=5, margin=1.0)
+
+    unexplained = asked("beta approved 1989")
+    assert unexplained.kind is VerdictKind.MULTIPLE
+    beta = next(v for v in unexplained.subjects if v.subject_id != A)
+    assert beta.kind is VerdictKind.AMBIGUOUS and {c.subject_id for c in beta.candidates} == {B, C}
+    # B holding a word of the question that C lacks ("formulary"): the lead stands
+    explained = asked("beta approved 1989 for the formulary")
+    assert [(v.subject_id, v.singled_out_by) for v in explained.subjects] == [(B, "margin"), (A, "only candidate")]
+    # ... or a run of the question's words in its order, which C holds only scattered
+    scattered = "beta 1989: lists the formulary"
+    assert asked("beta 1989: formulary lists", scattered).subjects[0].subject_id == B
+    assert asked("beta 1989: lists formulary", scattered).subjects[0].kind is VerdictKind.AMBIGUOUS
+    # a status word is no such word: the question asks it of every reading
+    assert next(v for v in asked("beta withdrawn 1989").subjects if v.subject_id != A).kind \
+        is VerdictKind.AMBIGUOUS
+    # without text fits (a hand-made retrieval) the lead is taken as it stands
+    assert [v.subject_id for v in asked("beta approved 1989", text_scores=()).subjects] == [B, A]
+    # a linked entity the leader holds and the next does not accounts for the lead, words aside
+    same = {B: replace(EXPLAINED[B], text="beta"), C: replace(EXPLAINED[C], text="beta")}
+    r = replace(retrieval((B, C), (3.0, 1.9), entities=("product:beta", "version:beta@2")),
+                question="Is beta 2 still in force?", anchor_text_scores=(1.9, 1.0))
+    assert not lead_explained(r, B, C, same, {B: ("product:beta",), C: ("product:beta",)})
+    assert lead_explained(r, B, C, same, {B: ("product:beta", "version:beta@2"), C: ("product:beta",)})
+
+
+def test_a_lead_over_the_document_answering_the_leader_is_weighed_against_the_next_rival() -> None:
+    # alpha's holders: A, then FIX (on A's chain, repeating A's words: a release quoting the
+    # advisory it fixes), then D, another alpha document within the margin of FIX but not of A
+    d = "adv:d"
+    question = "Our formulary lists alpha and beta. Has either of them been withdrawn?"
+    texts = {A: "alpha formulary entry 1981", FIX: "alpha formulary entry 1981, fixed",
+             d: "alpha approved 1990", B: "beta approved 1989"}
+    explained = {**EXPLAINED, d: explanation(d, Status.ACTIVE, (result(d, d),), scope=("product:alpha",))}
+    explained = {a: replace(explained[a], text=text) for a, text in texts.items()}
+    r = replace(retrieval((A, FIX, d, B), (3.0, 1.9, 1.8, 1.5), entities=("product:alpha", "product:beta")),
+                question=question, anchor_text_scores=(2.0, 1.0, 0.9, 0.5),
+                anchor_held=(("product:alpha",), ("product:alpha",), ("product:alpha",), ("product:beta",)))
+    verdict = verdict_for(r, explained.__getitem__, k=5, margin=1.0)
+    # A holds "formulary", which D, the next document not on its chain, lacks: the lead stands
+    assert [(v.subject_id, v.singled_out_by) for v in verdict.subjects] == [
+        (A, "margin"), (B, "only candidate")]
 
 
 def test_a_third_name_written_whole_that_nothing_retrieved_holds_leaves_the_verdict_open() -> None:
