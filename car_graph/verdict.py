@@ -765,10 +765,11 @@ def lead_explained(retrieval: Retrieval, top: str, runner: str,
     entity the question links that ``top`` holds and ``runner`` does not, or a word of the
     question (not a stop word or a status word) that ``top``'s title or text holds and
     ``runner``'s does not, or a run of two or more of its words (not all such words) that
-    ``top``'s holds in order and ``runner``'s does not (``distinct_passage``). Two approvals of one brand, "Ortho Cyclen (Norgestimate)" and
-    "Ortho Cyclen (Ethinyl Estradiol)", both hold every word of "Our formulary lists Ortho
-    Cyclen and Nizoral. Has either been withdrawn?" that either holds; the shorter one leads
-    by a whole margin only because length weighs on both the dense and the lexical score.
+    ``top``'s holds in order and ``runner``'s does not (``distinct_passage``). Two approvals
+    of one brand, "Ortho Cyclen (Norgestimate)" and "Ortho Cyclen (Ethinyl Estradiol)", both
+    hold every word of "Our formulary lists Ortho Cyclen and Nizoral. Has either been
+    withdrawn?" that either holds; the shorter one leads by a whole margin only because length
+    weighs on both the dense and the lexical score.
     ``runner``: the next anchor not on ``top``'s chain (``judge`` chooses it). No text fits
     (a hand-made retrieval): True, the lead is taken as it stands."""
     if not retrieval.anchor_text_scores:
@@ -783,7 +784,8 @@ def lead_explained(retrieval: Retrieval, top: str, runner: str,
         return True
     stop = stop_words()
     mine, theirs = title_and_text(explanations[top]), title_and_text(explanations[runner])
-    if any(w not in set(words(theirs)) and w not in stop and w not in STATUS_WORDS
+    their_words = set(words(theirs))
+    if any(w not in their_words and w not in stop and w not in STATUS_WORDS
            for w in set(words(retrieval.question)) & set(words(mine))):
         return True
     # ... or the question's word order: a run of its words the top anchor holds and the runner
