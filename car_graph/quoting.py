@@ -306,10 +306,16 @@ def quoted_beside(subject: str, retrieval: Retrieval, explanations: Mapping[str,
             if passage is not None:
                 found.append((anchor, passage))
         elif known is not None:
-            # a name the question links, or one the subject also carries, tells no second
-            # document from the subject: only another scope's unlinked name does
-            unlinked = set(known.scope) - set(retrieval.question_entities) - set(mine.scope)
-            passage = named_and_quoted(said, text, sorted(unlinked), covered)
+            # a name the subject also carries tells no second document from the subject; one it
+            # does not carry does: unlinked ("rsa"), or linked when the subject holds no name
+            # the question links ("Pillow: a flaw that allows denial of service via
+            # SAMPLESPERPIXEL", the subject another product's quoted advisory). Beside a
+            # subject named by the question, its linked names are the named-subject rules'
+            linked = set(retrieval.question_entities)
+            names = set(known.scope) - set(mine.scope)
+            if set(mine.scope) & linked:
+                names -= linked
+            passage = named_and_quoted(said, text, sorted(names), covered)
             if passage is not None:
                 found.append((anchor, passage))
     if len(found) != 1:
@@ -322,7 +328,7 @@ def named_and_quoted(said: Sequence[str], text: str, scope: Iterable[str],
                      covered: set[int]) -> str | None:
     """A shorter quote, with the document's name: the question writes the name of an entity
     of ``scope`` (its key's words; in ``quoted_beside``, one scoping the document that the
-    linker left unlinked and the subject does not carry: a name the corpus also uses as an
+    subject does not carry: linked, or left unlinked as a name the corpus also uses as an
     ordinary word, "rsa", "std") and a run of at least ``MIN_QUOTED_TITLE_WORDS`` of
     its words holding a word rarer in English than ``QUOTE_WORD_ZIPF`` ("is vulnerable to
     Bleichenbacher timing attacks", the product's own name cut out of the sentence), both

@@ -1570,6 +1570,12 @@ def test_a_shorter_quote_beside_the_name_of_its_documents_scope_makes_a_second_s
                          explained, 5) is None
     shared = {**explained, B: replace(explained[B], scope=("product:beta", "product:rsa"))}
     assert quoted_beside(B, both, shared, 5) is None
+    # ... but beside a subject holding no name the question links (singled out by its quote),
+    # the one linked name is that of the other document the question asks about
+    unnamed = replace(both, question_entities=("product:rsa",), anchor_held=((), ("product:rsa",)))
+    assert quoted_beside(B, unnamed, explained, 5) == C
+    assert quoted_beside(B, replace(unnamed, question="Beta: buffer overflow in the array "
+                                                      "parser. Is rsa fixed?"), explained, 5) is None
 
 
 def test_a_quoted_run_sheds_the_names_the_question_writes_at_its_ends() -> None:
