@@ -307,9 +307,18 @@ class CarClient:
         # behind the lead as a second subject (quoting.quoted_beside); measured at 0-2 % of
         # the statement's time
         retrieval = self.retriever.retrieve(question, k, as_of, domain, known_at_instant(known_at),
-                                            readings=k, reading_margin=math.inf)
+                                            readings=self._reading_depth(k), reading_margin=math.inf)
         verdict = self.verdict_on(retrieval, k=k, margin=margin)
         return with_llm(verdict, llm) if llm is not None else verdict
+
+    def _reading_depth(self, k: int) -> int:
+        """How many top anchors' closures a verdict's retrieval walks: every anchor it returns
+        (at least k). When close candidates of a kind that only answers are set aside
+        (``verdict.asked_window``), the readings the question asks about fill the k places
+        from further down: "Is the medicine given for convulsion banned now?" leads with a
+        withdrawal whose reason is convulsion, and the sixth approval for it is as likely
+        meant as the second."""
+        return max(k, self.retriever.settings.min_anchors)
 
     def verdict_on(self, retrieval: Retrieval, *, k: int = 5, margin: float = VERDICT_MARGIN,
                    explain: Callable[[str], Explanation] | None = None) -> Verdict:
@@ -386,7 +395,7 @@ class CarClient:
         for query in tqdm(queries, disable=not progress, desc="verdicts", unit="q"):
             explain = explain_as_of(query.as_of)
             retrieval = self.retriever.retrieve(query.question, k, query.as_of, domain,
-                                                readings=k, reading_margin=math.inf)
+                                                readings=self._reading_depth(k), reading_margin=math.inf)
             for margin in margins:
                 verdict = self.verdict_on(retrieval, k=k, margin=margin, explain=explain)
                 runs[margin].append((outcome(verdict), query.gold, query.anchors))

@@ -304,15 +304,17 @@ class Verdict:
     def _ambiguous_summary(self) -> str:
         voided = [c for c in self.candidates if c.kind.value in VOIDED_KINDS]
         head = (f"The question fits {len(self.candidates)} documents about equally well; no single "
-                "one is singled out, so none is asserted to be in force.")
+                "one is singled out, so none is asserted to be in force."
+                if len(self.candidates) != 1
+                else "The question's best match is not singled out, so it is not asserted to be in force.")
         readings = " ".join(f"If it means {_name(c.subject_id or '', c.subject_title)}: {c.summary}"
                             for c in self.candidates)
         agreed = self.agreed_reading
         if agreed is not None:
             warn = f" Every reading agrees: {_agreement(agreed)}."
         else:
-            warn = (f" {len(voided)} of these readings point to a document no longer in force."
-                    if voided else "")
+            warn = (f" {len(voided)} of these readings point{'s' if len(voided) == 1 else ''} "
+                    "to a document no longer in force." if voided else "")
         return f"{head}{warn} {readings}"
 
     def _title(self, doc_id: str) -> str:
@@ -640,11 +642,7 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
             # only ever void, as withdrawals do
             voiding |= corpus.answering_kinds(retrieval.as_of, retrieval.known_at)
         asked = [a for a in close if explanations[a].kind not in voiding]
-        if 1 < len(asked) < len(close):
-            # the margin was measured from a candidate that answers; the readings the question
-            # may mean are those within the margin of the best one it asks about
-            explanations, close = asked_window(retrieval, asked, voiding, explanations, margin, limit)
-        elif len(asked) == 1:
+        if len(asked) == 1:
             mine = set(held.get(asked[0], ()) if held is not None else explanations[asked[0]].scope)
             groups = question_mentions(retrieval)
             # ... and accounts for every number the question gives: "Is Go still affected by
@@ -654,6 +652,13 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
             if (groups and all(set(g) & mine for g in groups)
                     and not unplaced_number(retrieval, explanations[asked[0]], mine)):
                 return single(asked[0], "the others are of a kind that answers")
+        if 0 < len(asked) < len(close):
+            # the margin was measured from a candidate that answers; the readings the question
+            # may mean are those within the margin of the best one it asks about -- the one
+            # left alone is no more singled out by that than by the answers beside it
+            widened, window = asked_window(retrieval, asked, voiding, explanations, margin, limit)
+            if len(window) > 1:
+                explanations, close = widened, window
     voided = [a for a in close if a not in _reading(explanations[a])]
     if len({_reading(explanations[a]) for a in close}) == 1 and len(voided) <= 1:
         # every reading leads to the same controlling documents and at most one candidate is
@@ -943,13 +948,17 @@ def unheld_mentions(verdict: Verdict, retrieval: Retrieval,
 def not_the_whole_question(verdict: Verdict, retrieval: Retrieval,
                            explanations: Mapping[str, Explanation],
                            held: Mapping[str, Iterable[str]], margin: float = VERDICT_MARGIN,
-                           limit: int | None = None, word_readers: Sequence[str] = ()) -> Verdict:
+                           limit: int | None = None, word_readers: Sequence[str] = (),
+                           corpus: Corpus | None = None) -> Verdict:
     """``verdict``, or -- when its subject leaves a mention of the question unheld
     (``unheld_mentions``), it says IN FORCE of a subject the question does not name
     (``unnamed_in_force``), its subject is named weakly (``weakly_named``), or other anchors
     use the name that put it first as a word of their own text (``word_readers``:
     ``name_read_as_word``'s, with their explanations) -- an ambiguous verdict over the close
-    candidates (and those others) that says so."""
+    candidates (and those others) that says so. An unnamed subject of a kind that only answers
+    (``Corpus.answering_kinds``: a withdrawal, read from ``corpus``) alone within the margin
+    also lists the anchors of the kinds asked about within the margin of the best of them
+    (``asked_window``): its lead is no evidence against those."""
     missing = unheld_mentions(verdict, retrieval, held)
     unnamed = unnamed_in_force(verdict, retrieval, held)
     weak = weakly_named(verdict, retrieval, held)
@@ -962,6 +971,18 @@ def not_the_whole_question(verdict: Verdict, retrieval: Retrieval,
     if subject not in close and subject in explanations:
         close.insert(0, subject)
     close += [a for a in word_readers if a not in close]
+    if unnamed and close == [subject] and corpus is not None:
+        # "Has the drug for convulsion been pulled from the market?": the withdrawal whose
+        # reason is convulsion leads every approval for it by more than the margin, on words
+        # that say what the question asks, not which drug it means
+        answers = corpus.answering_kinds(retrieval.as_of, retrieval.known_at)
+        walked = {e.doc_id: e for e in retrieval.readings}
+        asked = [a for a in retrieval.anchors if a in walked and walked[a].kind not in answers]
+        room = (limit or max(len(retrieval.results), 1)) - 1
+        if explanations[subject].kind in answers and asked and room > 0:
+            explanations, window = asked_window(retrieval, asked[:1], answers, explanations,
+                                                margin, room)
+            close += window
     names = "; ".join(entity_key(g[0]) for g in missing)
     note = (f"the question also names {names}, which {verdict.subject_id} does not hold: "
             "no one document answers the whole question" if missing else
@@ -1475,7 +1496,8 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
         return title_and_text(explanations[anchor])
 
     readers = name_read_as_word(verdict, retrieval, held, text_of, k, margin)
-    verdict = not_the_whole_question(verdict, retrieval, explanations, held, margin, k, readers)
+    verdict = not_the_whole_question(verdict, retrieval, explanations, held, margin, k, readers,
+                                     corpus)
     if verdict.decisive and verdict.subject_id in explanations:
         other = quoted_beside(verdict.subject_id, retrieval, explanations, k, sharers)
         if other is not None:

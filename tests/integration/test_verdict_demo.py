@@ -199,3 +199,12 @@ def test_answer_reads_the_closures_retrieval_walked_in_one_statement(demo_graph)
             asked += 1
             sent.clear()
     assert looked_up < asked / 2, (looked_up, asked)
+
+
+def test_a_verdict_reads_every_returned_anchor_not_only_the_top_k(demo_graph) -> None:
+    # set-aside answers (a withdrawal whose reason is the question's indication) leave places
+    # the readings asked about fill from further down (verdict.asked_window): the retrieval
+    # walks each returned anchor's closure in the same statement
+    retrieval = demo_graph.answer(BOWERS_QUESTION, k=1).retrieval
+    assert retrieval is not None and len(retrieval.anchors) > 1
+    assert set(retrieval.anchors) <= {e.doc_id for e in retrieval.readings}

@@ -1425,6 +1425,57 @@ def test_set_aside_answers_leave_the_readings_within_the_margin_of_the_best_one_
     assert [c.subject_id for c in judge(r, explained, margin=1.0, held={}).candidates] == [A, C]
 
 
+def test_one_candidate_asked_about_among_answers_is_read_with_those_within_the_margin_of_it() -> None:
+    # "Has the drug for depression been pulled from the market?": withdrawals whose reason is
+    # depression (B) lead; one approval (A) is close, the others (D, E) only within the margin
+    # of it. A alone among answers, the question naming nothing, is no evidence for A over D, E
+    D, E = "adv:d", "adv:e"
+    withdrawn = withdrawn_approval()
+    explained = {**EXPLAINED, A: withdrawn, B: replace(EXPLAINED[B], kind="withdrawal")}
+    further = [replace(withdrawn, doc_id=d, title=f"Title {d}") for d in (D, E)]
+    r = replace(retrieval((B, A, D, E), (2.0, 1.2, 0.5, 0.4)),
+                question="Has the drug for depression been pulled from the market?")
+    assert close_anchors(r, 1.0) == (B, A)
+    walked = replace(r, readings=(explained[B], explained[A], *further))
+    verdict = judge(walked, explained, margin=1.0, held={})
+    assert verdict.kind is VerdictKind.AMBIGUOUS
+    assert [c.subject_id for c in verdict.candidates] == [A, D, E]
+    # no further reading asked about within its margin: the close ones stay the readings
+    assert [c.subject_id for c in judge(r, explained, margin=1.0, held={}).candidates] == [B, A]
+    far = replace(walked, anchor_scores=(2.0, 1.2, 0.1, 0.0))
+    assert [c.subject_id for c in judge(far, explained, margin=1.0, held={}).candidates] == [B, A]
+
+
+def test_an_unnamed_answer_leading_alone_is_read_beside_the_documents_it_may_be_asked_about() -> None:
+    # "Has the drug for convulsion been pulled from the market?": a withdrawal whose reason is
+    # convulsion (B, in force) leads every approval for it (A, D, withdrawn) by more than the
+    # margin. Not asserted (the question names nothing), and not the only reading either
+    D = "adv:d"
+    withdrawn = withdrawn_approval()
+    explained = {**EXPLAINED, A: withdrawn, B: replace(EXPLAINED[B], kind="withdrawal")}
+    r = replace(retrieval((B, A, D), (2.0, 0.7, 0.6)),
+                question="Has the drug for convulsion been pulled from the market?",
+                readings=(explained[B], withdrawn, replace(withdrawn, doc_id=D, title="Title D")))
+    guess = judge(r, explained, margin=1.0, held={})
+    assert guess.kind is VerdictKind.IN_FORCE and guess.singled_out_by == "margin"
+    corpus = FakeCorpus(answering=frozenset({"withdrawal"}))
+    verdict = not_the_whole_question(guess, r, dict(explained), {}, margin=1.0, limit=5,
+                                     corpus=corpus)
+    assert verdict.kind is VerdictKind.AMBIGUOUS
+    assert [c.subject_id for c in verdict.candidates] == [B, A, D]
+    assert [c.kind for c in verdict.candidates] == [VerdictKind.IN_FORCE, VerdictKind.SUPERSEDED,
+                                                    VerdictKind.SUPERSEDED]
+    # without the corpus to tell what only answers, or when the lead is a kind asked about
+    # (an advisory), the one best match is the one reading, and the summary says it is one
+    alone = not_the_whole_question(guess, r, dict(explained), {}, margin=1.0, limit=5)
+    assert [c.subject_id for c in alone.candidates] == [B]
+    assert alone.summary.startswith("The question's best match is not singled out")
+    asked = {**explained, B: EXPLAINED[B]}
+    assert [c.subject_id for c in not_the_whole_question(
+        judge(r, asked, margin=1.0, held={}), r, asked, {}, margin=1.0, limit=5,
+        corpus=corpus).candidates] == [B]
+
+
 def test_left_alone_among_answers_a_candidate_must_account_for_the_number_the_question_gives() -> None:
     # "Is phenformin affected by the one numbered 1962?": the linker reads 1962 as a year, so
     # only the name links; the one approval among withdrawals is singled out only if it writes
