@@ -303,9 +303,10 @@ class CarClient:
         verdict car-graph would have given then (readings and any explain read as recorded then).
         """
 
-        # every top anchor's closure, not only the close ones': a question may quote one far
-        # behind the lead as a second subject (quoting.quoted_beside); measured at 0-2 % of
-        # the statement's time
+        # every returned anchor's closure, not only the close ones' (``_reading_depth``): a
+        # question may quote one far behind the lead as a second subject
+        # (quoting.quoted_beside); measured at 0-2 % of the statement's time for the top k, and
+        # no measurable difference between the top 5 and the top 10 (docs/rag.md)
         retrieval = self.retriever.retrieve(question, k, as_of, domain, known_at_instant(known_at),
                                             readings=self._reading_depth(k), reading_margin=math.inf)
         verdict = self.verdict_on(retrieval, k=k, margin=margin)

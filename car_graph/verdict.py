@@ -368,10 +368,15 @@ class Verdict:
         if self.as_of:
             lines.append(f"As of: {self.as_of}")
         if self.kind is VerdictKind.AMBIGUOUS:
-            lines.append("Verdict: AMBIGUOUS. The question fits several documents about equally "
-                         "well and does not say which one it means. Do not assume one: say the "
-                         "question is ambiguous and answer for each reading below, or ask which "
-                         "document is meant.")
+            lines.append(
+                # one reading, not singled out: the question may mean a document not retrieved
+                "Verdict: AMBIGUOUS. The best match below is not singled out by the question, "
+                "which may mean a document not found here. Do not assume it: say the answer is "
+                "uncertain and give the reading below only as a possibility, or ask which "
+                "document is meant." if len(self.candidates) == 1 else
+                "Verdict: AMBIGUOUS. The question fits several documents about equally well and "
+                "does not say which one it means. Do not assume one: say the question is "
+                "ambiguous and answer for each reading below, or ask which document is meant.")
             voided = [c for c in self.candidates if c.kind.value in VOIDED_KINDS]
             agreed = self.agreed_reading
             if agreed is not None:

@@ -1470,6 +1470,10 @@ def test_an_unnamed_answer_leading_alone_is_read_beside_the_documents_it_may_be_
     alone = not_the_whole_question(guess, r, dict(explained), {}, margin=1.0, limit=5)
     assert [c.subject_id for c in alone.candidates] == [B]
     assert alone.summary.startswith("The question's best match is not singled out")
+    # ... and the prompt context says it may mean a document not found, not "several"
+    assert "may mean a document not found here" in alone.context()
+    assert "fits several documents" not in alone.context()
+    assert "fits several documents" in verdict.context()
     asked = {**explained, B: EXPLAINED[B]}
     assert [c.subject_id for c in not_the_whole_question(
         judge(r, asked, margin=1.0, held={}), r, asked, {}, margin=1.0, limit=5,
