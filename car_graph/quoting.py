@@ -324,6 +324,44 @@ def quoted_beside(subject: str, retrieval: Retrieval, explanations: Mapping[str,
     return anchor if few_share(sharers, anchor, passage) else None
 
 
+def quoted_holder(subject: Explanation, others: Sequence[Explanation], names: Collection[str],
+                  retrieval: Retrieval, quoted_documents: QuotedDocuments,
+                  closure_of: Callable[[str], Explanation],
+                  sharers: QuoteSharers | None = None) -> str | None:
+    """The one document, beside ``subject`` (what a question naming several documents was read
+    as meaning by the mention ``names``: "type:key" of its entities), that the question quotes
+    a sentence of (``MIN_QUOTED_TEXT_WORDS`` consecutive words, where the ``others`` subjects'
+    documents hold none of them) and that holds one of ``names``, when the subject's own text is
+    not quoted: the question means it. "Go: arbitrary code execution in go command with cgo in
+    cmd/go and cmd/cgo. Django: ..." -- the Django quote sets the fused scores, so Go's best
+    holders are release notes and another Go advisory, left alone by elimination. Looked up in
+    the corpus with the question's words the others' documents do not hold; the document
+    quoting the longest run of them. None when none quotes so many, several quote as long a
+    run, or the quote is boilerplate (``few_share``)."""
+    question = retrieval.question
+    if quoted_run(question, title_and_text(subject)) is not None or quotes_title(question, subject.title):
+        return None
+    said = words(question)
+    covered: set[int] = set().union(*(
+        held_positions(said, words(title_and_text(o)), _SUBJECT_WINDOW) for o in others))
+    passage = " ".join(w for i, w in enumerate(said) if i not in covered)
+    read = {subject.doc_id, *(o.doc_id for o in others)}
+    skip = read.union(on_chain_of(subject), *map(on_chain_of, others))
+    runs = [(longest_stretch(held_positions(said, words(text), MIN_QUOTED_TEXT_WORDS) - covered),
+             doc, text)
+            for doc, text in quoted_documents(passage, retrieval.as_of, retrieval.known_at)
+            if doc not in skip]
+    longest = max((n for n, _, _ in runs), default=0)
+    hits = [(doc, text) for n, doc, text in runs if n == longest]
+    if longest < MIN_QUOTED_TEXT_WORDS or len(hits) != 1:
+        return None
+    doc, text = hits[0]
+    run = quoted_run(question, text)
+    if run is None or set(closure_of(doc).scope).isdisjoint(names) or not few_share(sharers, doc, run):
+        return None
+    return doc
+
+
 def named_and_quoted(said: Sequence[str], text: str, scope: Iterable[str],
                      covered: set[int]) -> str | None:
     """A shorter quote, with the document's name: the question writes the name of an entity

@@ -94,6 +94,7 @@ from car_graph.quoting import (
     on_chain_of,
     quoted_beside,
     quoted_elsewhere,
+    quoted_holder,
     quoted_run,
     quoted_whole_or_in_part,
     quotes_title,
@@ -1462,6 +1463,24 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
             if v.subject_id is None or all(v.subject_id != o.subject_id for o in distinct):
                 distinct.append(v)
         if len(distinct) >= 2:
+            if corpus is not None:
+                # a mention's subject left alone by elimination (its other holders answer), which
+                # the question does not quote, beside the one document holding its name that the
+                # question does quote: elimination is the weakest evidence, a quote is more
+                # (quoting.quoted_holder; one corpus look-up for each such subject)
+                group_of = {id(v): g for v, g in kept_groups}
+                chosen = {v.subject_id for v in distinct}
+                for i, v in enumerate(distinct):
+                    if (v.singled_out_by != "the others are of a kind that answers"
+                            or v.subject_id not in explanations):
+                        continue
+                    others = [explanations[o.subject_id] for o in distinct
+                              if o is not v and o.subject_id in explanations]
+                    doc = quoted_holder(explanations[v.subject_id], others, group_of[id(v)],
+                                        retrieval, corpus.quoted_documents, closure_of, sharers)
+                    if doc is not None and doc not in chosen:
+                        distinct[i] = quoted_subject(doc)
+                        chosen.add(doc)
             # a subject no linked name led to, quoted where none of the others writes those
             # words ("... Dask clusters ... listen on external interfaces in distributed")
             if corpus is not None:

@@ -20,6 +20,7 @@ from car_graph.quoting import (
     mention_positions,
     quoted_beside,
     quoted_elsewhere,
+    quoted_holder,
     quoted_run,
     quotes_text,
     quotes_title,
@@ -1901,3 +1902,59 @@ def test_a_single_subjects_verdict_also_asks_about_a_sentence_it_quotes_from_a_d
                                "buffer overflow in the alpha array parser?")
     assert verdict_for(frame, explained.__getitem__, k=5, margin=1.0, corpus=quiet).subject_id == A
     assert quiet.asked == []
+
+
+# "Go: arbitrary code execution in go command with cgo in cmd/go and cmd/cgo. Django: ...": the
+# beta quote sets the scores; alpha's holders are a release (R) and one advisory (A), which the
+# question does not quote; the corpus holds D, scoped to alpha, whose sentence it does quote
+GO_SENTENCE = "arbitrary code execution in the alpha command with cgo in cmd and cgo"
+
+
+def test_a_subject_left_by_elimination_gives_way_to_the_holder_of_its_name_the_question_quotes() -> None:
+    R, D = "rel:r", "adv:d"
+    released = replace(EXPLAINED[A].controlling[0], kind="release")
+    explained = {
+        **EXPLAINED,
+        A: replace(EXPLAINED[A], kind="advisory", text="Code injection via the alpha command on Windows.",
+                   controlling=(released,)),
+        B: replace(EXPLAINED[B], kind="advisory",
+                   text="The password hasher in beta allows remote attackers to enumerate users."),
+        R: replace(explanation(R, Status.ACTIVE, (result(R, R),), scope=("product:alpha",)),
+                   kind="release", text="Alpha 1.2 released."),
+        D: replace(explanation(D, Status.ACTIVE, (result(D, D),), scope=("product:alpha",)),
+                   kind="advisory", text=f"{GO_SENTENCE.capitalize()}."),
+    }
+    r = replace(retrieval((B, R, A), (3.0, 1.6, 1.5), entities=("product:beta", "product:alpha")),
+                question=(f"Alpha: {GO_SENTENCE}. Beta: the password hasher in beta allows remote "
+                          "attackers to enumerate users. Are these patched?"),
+                anchor_held=(("product:beta",), ("product:alpha",), ("product:alpha",)),
+                anchor_text_scores=(3.0, 1.6, 1.5))
+    corpus = QuotedCorpus([(A, f"Title {A} {explained[A].text}"), (D, f"Title {D} {explained[D].text}")])
+    verdict = verdict_for(r, explained.__getitem__, k=5, margin=1.0, sharers=lambda d, p: 0,
+                          corpus=corpus)
+    assert verdict.kind is VerdictKind.MULTIPLE
+    assert {s.subject_id: s.singled_out_by for s in verdict.subjects} == {
+        B: "only candidate", D: "text quoted in the question"}
+    # without the corpus look-up, elimination leaves A
+    alone = verdict_for(r, explained.__getitem__, k=5, margin=1.0, sharers=lambda d, p: 0,
+                        corpus=QuotedCorpus([]))
+    assert {s.subject_id: s.singled_out_by for s in alone.subjects} == {
+        B: "only candidate", A: "the others are of a kind that answers"}
+    # the rule itself: only the question's words the other subject's text does not hold are
+    # looked up; a holder of another name, two holders quoting as long a run, boilerplate, or a
+    # subject the question quotes itself: no replacement
+    docs = corpus.quoted_documents
+    assert quoted_holder(explained[A], [explained[B]], ("product:alpha",), r, docs,
+                         explained.__getitem__) == D
+    assert "password" not in corpus.asked[-1] and "arbitrary" in corpus.asked[-1]
+    assert quoted_holder(explained[A], [explained[B]], ("product:gamma",), r, docs,
+                         explained.__getitem__) is None
+    twin = {**explained, "adv:e": replace(explained[D], doc_id="adv:e")}
+    twins = QuotedCorpus([(D, explained[D].text), ("adv:e", explained[D].text)]).quoted_documents
+    assert quoted_holder(explained[A], [explained[B]], ("product:alpha",), r, twins,
+                         twin.__getitem__) is None
+    assert quoted_holder(explained[A], [explained[B]], ("product:alpha",), r, docs,
+                         explained.__getitem__, sharers=lambda d, p: MAX_QUOTE_SHARERS + 1) is None
+    quoted_itself = replace(explained[D], doc_id="adv:x", controlling=(result("adv:x", "adv:x"),))
+    assert quoted_holder(quoted_itself, [explained[B]], ("product:alpha",), r, docs,
+                         explained.__getitem__) is None
