@@ -345,8 +345,8 @@ def quoted_holder(subject: Explanation, others: Sequence[Explanation], names: Co
     covered: set[int] = set().union(*(
         held_positions(said, words(title_and_text(o)), _SUBJECT_WINDOW) for o in others))
     passage = " ".join(w for i, w in enumerate(said) if i not in covered)
-    read = {subject.doc_id, *(o.doc_id for o in others)}
-    skip = read.union(on_chain_of(subject), *map(on_chain_of, others))
+    skip = {subject.doc_id, *on_chain_of(subject)}.union(
+        *({o.doc_id, *on_chain_of(o)} for o in others))
     runs = [(longest_stretch(held_positions(said, words(text), MIN_QUOTED_TEXT_WORDS) - covered),
              doc, text)
             for doc, text in quoted_documents(passage, retrieval.as_of, retrieval.known_at)

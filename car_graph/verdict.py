@@ -127,6 +127,9 @@ VERDICT_MARGIN = 1.0
 # (docs/rag.md): every decisive name-held subject there fits at >= 1.0 (the named subjects of the
 # two-named sets at >= 0.68 but one, 0.24, superseded); the spurious in-force one at 0.27.
 MIN_TEXT_FIT = 0.5
+# The reason a subject left alone among candidates of a kind that only answers is asserted
+# (``judge``): the weakest evidence, which a quote of another holder overrides (``verdict_for``)
+BY_ELIMINATION = "the others are of a kind that answers"
 # Words a question uses to ask whether something is still in force, not to say which document it
 # means: a document that alone holds one ("SSRF ... via Unresolved Hostname" for "is it still
 # unresolved?") is not singled out by it (``distinct_passage``'s evidence). Plain English status
@@ -657,7 +660,7 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
             # releases is then a guess
             if (groups and all(set(g) & mine for g in groups)
                     and not unplaced_number(retrieval, explanations[asked[0]], mine)):
-                return single(asked[0], "the others are of a kind that answers")
+                return single(asked[0], BY_ELIMINATION)
         if 0 < len(asked) < len(close):
             # the margin was measured from a candidate that answers; the readings the question
             # may mean are those within the margin of the best one it asks about -- the one
@@ -982,13 +985,14 @@ def not_the_whole_question(verdict: Verdict, retrieval: Retrieval,
         # reason is convulsion leads every approval for it by more than the margin, on words
         # that say what the question asks, not which drug it means
         answers = corpus.answering_kinds(retrieval.as_of, retrieval.known_at)
-        walked = {e.doc_id: e for e in retrieval.readings}
-        asked = [a for a in retrieval.anchors if a in walked and walked[a].kind not in answers]
         room = (limit or max(len(retrieval.results), 1)) - 1
-        if explanations[subject].kind in answers and asked and room > 0:
-            explanations, window = asked_window(retrieval, asked[:1], answers, explanations,
-                                                margin, room)
-            close += window
+        if explanations[subject].kind in answers and room > 0:
+            walked = {e.doc_id: e for e in retrieval.readings}
+            asked = [a for a in retrieval.anchors if a in walked and walked[a].kind not in answers]
+            if asked:
+                explanations, window = asked_window(retrieval, asked[:1], answers, explanations,
+                                                    margin, room)
+                close += window
     names = "; ".join(entity_key(g[0]) for g in missing)
     note = (f"the question also names {names}, which {verdict.subject_id} does not hold: "
             "no one document answers the whole question" if missing else
@@ -1462,31 +1466,28 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
         for v in kept:
             if v.subject_id is None or all(v.subject_id != o.subject_id for o in distinct):
                 distinct.append(v)
-        if len(distinct) >= 2:
-            if corpus is not None:
-                # a mention's subject left alone by elimination (its other holders answer), which
-                # the question does not quote, beside the one document holding its name that the
-                # question does quote: elimination is the weakest evidence, a quote is more
-                # (quoting.quoted_holder; one corpus look-up for each such subject)
-                group_of = {id(v): g for v, g in kept_groups}
-                chosen = {v.subject_id for v in distinct}
-                for i, v in enumerate(distinct):
-                    if (v.singled_out_by != "the others are of a kind that answers"
-                            or v.subject_id not in explanations):
-                        continue
-                    others = [explanations[o.subject_id] for o in distinct
-                              if o is not v and o.subject_id in explanations]
-                    doc = quoted_holder(explanations[v.subject_id], others, group_of[id(v)],
-                                        retrieval, corpus.quoted_documents, closure_of, sharers)
-                    if doc is not None and doc not in chosen:
-                        distinct[i] = quoted_subject(doc)
-                        chosen.add(doc)
+        if len(distinct) >= 2 and corpus is not None:
+            # a mention's subject left alone by elimination (its other holders answer), which
+            # the question does not quote, beside the one document holding its name that the
+            # question does quote: elimination is the weakest evidence, a quote is more
+            # (quoting.quoted_holder; one corpus look-up for each such subject)
+            group_of = {id(v): g for v, g in kept_groups}
+            chosen = {v.subject_id for v in distinct}
+            for i, v in enumerate(distinct):
+                if v.singled_out_by != BY_ELIMINATION or v.subject_id not in explanations:
+                    continue
+                others = [explanations[o.subject_id] for o in distinct
+                          if o is not v and o.subject_id in explanations]
+                doc = quoted_holder(explanations[v.subject_id], others, group_of[id(v)],
+                                    retrieval, corpus.quoted_documents, closure_of, sharers)
+                if doc is not None and doc not in chosen:
+                    distinct[i] = quoted_subject(doc)
+                    chosen.add(doc)
             # a subject no linked name led to, quoted where none of the others writes those
             # words ("... Dask clusters ... listen on external interfaces in distributed")
-            if corpus is not None:
-                distinct += [quoted_subject(doc) for doc in quoted_elsewhere(
-                    retrieval, read_as(distinct, explanations), corpus.quoted_documents,
-                    sharers)]
+            distinct += [quoted_subject(doc) for doc in quoted_elsewhere(
+                retrieval, read_as(distinct, explanations), corpus.quoted_documents, sharers)]
+        if len(distinct) >= 2:
             # a mention dropped as weakly named is answered by nothing: unanswered may list it
             judged = [g for _, g in kept_groups]
             texts = [title_and_text(explanations[v.subject_id]) for v in distinct
