@@ -21,7 +21,9 @@ A verdict asserts a single subject only when the evidence singles it out (``judg
   the question names and writes every number the question gives (``unplaced_number``); those
   others are no readings of the question either, and when several of a voided kind are left,
   the readings are those within the margin of the best of them (``asked_window``), not of the
-  answer that led; or
+  answer that led; when every close candidate only answers, the readings of the kinds asked
+  about are read beside them (``beside_answers``: "Was astemizole recalled or withdrawn?"
+  leads with its withdrawals, the approval they void further down); or
 * exactly one close candidate holds, in its scope, the names the question gives, and no
   other close candidate fits the question's own words better (``outfitted``); or
 * exactly one close candidate's whole title (of ``MIN_QUOTED_TITLE_WORDS`` words or more), or a
@@ -627,6 +629,8 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
         why = "margin" if lead is not None else ("only candidate" if retrieval.anchor_scores
                                                  else "top result")
         return single(top, why)
+    if corpus is not None:
+        explanations, close = beside_answers(retrieval, close, explanations, corpus, margin, limit)
     answers = answering(close, explanations)
     if answers and len(answers) < len(close):
         # a close candidate that supersedes another one is that one's answer, not a second
@@ -843,6 +847,30 @@ def asked_window(retrieval: Retrieval, asked: Sequence[str], voiding: frozenset[
             kept.add(anchor)
     window = [a for a in retrieval.anchors if a in kept]
     return {**walked, **explanations}, window
+
+
+def beside_answers(retrieval: Retrieval, close: Sequence[str],
+                   explanations: Mapping[str, Explanation], corpus: Corpus, margin: float,
+                   limit: int | None) -> tuple[Mapping[str, Explanation], list[str]]:
+    """``close``, and -- when every one of them is of a kind that only answers
+    (``Corpus.answering_kinds``: withdrawals, recalls, release notes) -- the readings of the kinds
+    asked about beside them: the best walked anchor of such a kind beyond them and every further
+    one within ``margin`` of it (``asked_window``), taking the places of the weakest answers
+    when ``limit`` is reached. "Was astemizole recalled or withdrawn?" leads with its two
+    withdrawals, on the words that say what the question asks; the approval they answer is what
+    it asks about. Returns the explanations with those read from the walked closures added."""
+    answers = corpus.answering_kinds(retrieval.as_of, retrieval.known_at)
+    limit = limit or max(len(retrieval.results), 1)
+    if limit < 2 or any(explanations[a].kind not in answers for a in close):
+        return explanations, list(close)
+    walked = {e.doc_id: e for e in retrieval.readings}
+    asked = [a for a in retrieval.anchors
+             if a not in close and a in walked and walked[a].kind not in answers]
+    if not asked:
+        return explanations, list(close)
+    widened, window = asked_window(retrieval, asked[:1], answers, explanations, margin,
+                                   limit - 1)
+    return widened, [*close[:limit - len(window)], *window]
 
 
 def voiding_kinds(close: Sequence[str], explanations: Mapping[str, Explanation]) -> frozenset[str]:

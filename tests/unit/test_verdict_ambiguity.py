@@ -32,6 +32,7 @@ from car_graph.verdict import (
     VerdictKind,
     answered_subjects,
     answering,
+    beside_answers,
     close_anchors,
     decide,
     judge,
@@ -1544,6 +1545,38 @@ def test_a_kind_the_whole_graph_shows_only_voiding_is_an_answer_not_a_reading() 
     unnamed = replace(r, question_entities=(), question="Is the anaesthetic still sold?")
     assert judge(unnamed, explained, margin=1.0, held=held,
                  corpus=recalls_void).kind is VerdictKind.AMBIGUOUS
+
+
+def test_close_candidates_that_all_only_answer_are_read_beside_what_they_answer() -> None:
+    # "Was astemizole recalled or withdrawn?": its two withdrawals (B, voiding A; C, another
+    # country's) lead on the words saying what the question asks; the approval they answer (A)
+    # is read from the walked closures beyond the margin, and left alone among answers it holds
+    # the name the question gives
+    D = "adv:d"
+    withdrawn = withdrawn_approval()
+    explained = {**EXPLAINED, B: replace(EXPLAINED[B], kind="withdrawal"),
+                 C: replace(EXPLAINED[C], kind="withdrawal")}
+    r = replace(retrieval((B, C, A, D), (2.9, 2.5, 1.8, 0.3), entities=("drug:astemizole",)),
+                question="Was astemizole recalled or withdrawn?",
+                readings=(explained[B], explained[C], withdrawn,
+                          replace(EXPLAINED[B], doc_id=D, kind="recall")))
+    held = {A: ("drug:astemizole",), B: ("drug:astemizole",), C: ("drug:astemizole",), D: ()}
+    answers = FakeCorpus(answering=frozenset({"withdrawal", "recall"}))
+    verdict = judge(r, explained, margin=1.0, held=held, corpus=answers)
+    assert verdict.decisive and verdict.subject_id == A and verdict.kind is VerdictKind.SUPERSEDED
+    assert verdict.singled_out_by == "the others are of a kind that answers"
+    # without the corpus to tell what only answers, the withdrawals stay the readings
+    assert [c.subject_id for c in judge(r, explained, margin=1.0, held=held).candidates] == [B, C]
+    # the answers fill the k places: the reading asked about takes the weakest one's
+    assert [c.subject_id for c in judge(r, explained, margin=1.0, limit=2, held=held,
+                                        corpus=FakeCorpus()).candidates] == [B, C]
+    full = judge(replace(r, question_entities=()), explained, margin=1.0, limit=2, held=held,
+                 corpus=answers)
+    assert [c.subject_id for c in full.candidates] == [B, A]
+    # a close candidate of a kind asked about keeps the close ones as they are
+    asked = {**explained, C: EXPLAINED[C]}
+    assert beside_answers(r, [B, C], asked, answers, 1.0, 5) == (asked, [B, C])
+    assert beside_answers(r, [B, C], explained, answers, 1.0, 5)[1] == [B, C, A]
 
 
 def test_a_sentence_of_a_second_document_the_question_quotes_makes_it_a_second_subject() -> None:
