@@ -37,6 +37,14 @@ MIN_QUOTED_TITLE_WORDS = 4
 MIN_QUOTED_TEXT_WORDS = 8
 
 
+# The most words of a document's sentence a question quoting it beside another subject may leave
+# out, once (``quoted_elsewhere``): the product's name, which a question listing several
+# subjects moves out of the sentence ("rsa: it was found that is vulnerable to Bleichenbacher
+# timing attacks" quotes "It was found that python-rsa is vulnerable to ..."). Two: a name
+# such as "python-rsa" is two words.
+ELIDED_WORDS = 2
+
+
 # The most other documents of a candidate's kind and scope, outside its supersession chain, that
 # may hold the passage a question quotes from it for the quote to single it out. More, and the
 # passage is shared: a family's boilerplate ("TensorFlow is an end-to-end open source platform
@@ -97,30 +105,31 @@ def quotes_text(question: str, text: str, run: int = MIN_QUOTED_TEXT_WORDS) -> b
 
 
 def quoted_run(question: str, text: str, run: int = MIN_QUOTED_TEXT_WORDS,
-               names: Collection[int] = ()) -> str | None:
+               names: Collection[int] = (), elide: int = 0) -> str | None:
     """The longest passage of ``text`` the question quotes (``quotes_text``), as ``text`` writes
     it (so a fulltext phrase query tokenises it as the index did: "torch.load" is one token);
     None when it quotes no ``run`` consecutive words. ``names``: positions of the question's
     words that write a name it links (``name_positions``); the passage sheds them at its ends
     while it stays ``run`` words long -- a quote followed by the product's name ("... for
     machine learning (tensorflow-gpu)") reaches into the text's next sentence only because
-    that sentence opens with the name, and the longer passage would look unique."""
+    that sentence opens with the name, and the longer passage would look unique. ``elide``:
+    the quote may leave out once that many words of the text (``reach``); the passage then
+    holds them, as the text writes it."""
     said, written = words(question), words(text)
-    longest = reach(said, written)
+    runs = _runs(said, written, elide)
     # the first of the longest runs the text holds whole: consecutive windows held at different
     # places of the text are two passages, not one
-    n = max(longest, default=0)
+    n = max((r[0] for r in runs), default=0)
     if n < run:
         return None
-    start = longest.index(n)
+    start = next(i for i, r in enumerate(runs) if r[0] == n)
+    _, at, end = runs[start]
     while n > run and start in names:
-        start, n = start + 1, n - 1
+        start, n, at = start + 1, n - 1, at + 1
     while n > run and start + n - 1 in names:
-        n -= 1
-    quoted = said[start:start + n]
+        n, end = n - 1, end - 1
     spans = [m.span() for m in _WORDS.finditer(text.lower())]
-    at = next(j for j in range(len(written) - n + 1) if written[j:j + n] == quoted)
-    return text[spans[at][0]:spans[at + n - 1][1]]
+    return text[spans[at][0]:spans[end - 1][1]]
 
 
 def distinct_passage(question: str, text: str, others: Iterable[str]) -> str | None:
@@ -146,22 +155,44 @@ def title_and_text(document: Explanation | Result) -> str:
     return f"{document.title} {document.text}"
 
 
-def reach(said: Sequence[str], written: Sequence[str]) -> list[int]:
+def reach(said: Sequence[str], written: Sequence[str], elide: int = 0) -> list[int]:
     """For each position i of ``said``: the most words from i on that ``written`` holds as a run,
-    in order and adjacent. Each start is tried only where ``written`` has said[i], so the cost is
-    about the question's length times a word's occurrences, not the product of both lengths."""
+    in order and adjacent -- with ``elide``, allowing once a gap of at most that many words of
+    ``written`` the run leaves out (the product's name a question moves out of the sentence it
+    quotes: "it was found that [python-rsa] is vulnerable to ..."). Each start is tried only
+    where ``written`` has said[i], so the cost is about the question's length times a word's
+    occurrences, not the product of both lengths."""
+    return [n for n, _, _ in _runs(said, written, elide)]
+
+
+def _runs(said: Sequence[str], written: Sequence[str], elide: int = 0,
+          ) -> list[tuple[int, int, int]]:
+    """``reach``'s runs, each as (words of ``said``, start and end in ``written``); the first of
+    the longest per position."""
     where: dict[str, list[int]] = {}
     for j, word in enumerate(written):
         where.setdefault(word, []).append(j)
+
+    def adjacent(i: int, j: int) -> int:
+        n = 0
+        while i + n < len(said) and j + n < len(written) and said[i + n] == written[j + n]:
+            n += 1
+        return n
+
     out = []
     for i, word in enumerate(said):
-        longest = 0
+        best = (0, 0, 0)
         for j in where.get(word, ()):
-            n = 1
-            while i + n < len(said) and j + n < len(written) and said[i + n] == written[j + n]:
-                n += 1
-            longest = max(longest, n)
-        out.append(longest)
+            whole = adjacent(i, j)
+            if whole > best[0]:
+                best = (whole, j, j + whole)
+            # the gap may follow any word of the run's adjacent start
+            for cut in range(1, whole + 1 if elide else 1):
+                for gap in range(1, elide + 1):
+                    rest = adjacent(i + cut, j + cut + gap)
+                    if rest and cut + rest > best[0]:
+                        best = (cut + rest, j, j + cut + gap + rest)
+        out.append(best)
     return out
 
 
@@ -412,7 +443,7 @@ def quoted_elsewhere(retrieval: Retrieval, read: Sequence[Explanation],
         if len(part) < MIN_QUOTED_TEXT_WORDS or (
                 rare_zipf is not None and all(is_common_word(w, rare_zipf) for w in part)):
             continue
-        runs = [(max(reach(part, words(text)), default=0), doc, text)
+        runs = [(max(reach(part, words(text), ELIDED_WORDS), default=0), doc, text)
                 for doc, text in quoted_documents(" ".join(part), retrieval.as_of,
                                                   retrieval.known_at)
                 if doc not in chain and doc not in found]
@@ -421,7 +452,7 @@ def quoted_elsewhere(retrieval: Retrieval, read: Sequence[Explanation],
         if len(holders) != 1:
             continue
         doc, text = holders[0]
-        passage = quoted_run(" ".join(part), text)  # None: no MIN_QUOTED_TEXT_WORDS run
+        passage = quoted_run(" ".join(part), text, elide=ELIDED_WORDS)  # None: no quote
         if passage is not None and few_share(sharers, doc, passage):
             found.append(doc)
     return found

@@ -54,7 +54,8 @@ question that, beside its one subject, quotes a sentence of another top anchor t
 does not hold (``quoted_beside``: "the tar issue \"...\"", named by an ordinary word). A
 question with a decisive subject, or naming several, also gets a verdict on a document it quotes
 that none of their documents writes and the retrieval did not reach (``quoted_elsewhere``: a
-product named by a common word, "distributed", whose sentence the question repeats).
+product named by a common word, "distributed", whose sentence the question repeats, perhaps
+leaving the product's name out of it: "it was found that is vulnerable to ...").
 
 The margin was set on the dev splits of the verdict sets (docs/rag.md, "How sure a verdict is").
 Without anchor scores (a hand-made ``Retrieval``) the top anchor is trusted, as before.

@@ -1832,6 +1832,62 @@ def test_reach_is_the_longest_run_from_each_position_of_the_question() -> None:
         assert reach(said, written) == expected
 
 
+def _reach_eliding_by_definition(said: list[str], written: list[str], elide: int) -> list[int]:
+    """The most words from each i of ``said`` that ``written`` holds in order, adjacent but for
+    one gap of at most ``elide`` of its words: every start, every gap, checked by slicing."""
+    out = []
+    for i in range(len(said)):
+        best = 0
+        for j in range(len(written)):
+            for n in range(1, len(said) - i + 1):
+                run = said[i:i + n]
+                if written[j:j + n] == run or any(
+                        written[j:j + cut] == run[:cut]
+                        and written[j + cut + gap:j + n + gap] == run[cut:]
+                        for cut in range(1, n) for gap in range(1, elide + 1)):
+                    best = max(best, n)
+        out.append(best)
+    return out
+
+
+def test_reach_may_leave_out_one_gap_of_the_written_words() -> None:
+    said = words("it was found that is vulnerable to timing attacks")
+    written = words("it was found that python-rsa is vulnerable to timing attacks")
+    assert max(reach(said, written)) == 5
+    assert max(reach(said, written, elide=2)) == 9
+    assert max(reach(said, written, elide=1)) == 5  # a two-word name is not left out by one
+    # against the definition, on random word sequences (gaps anywhere, once)
+    rng = random.Random(11)
+    for _ in range(300):
+        said = [rng.choice("abcd") for _ in range(rng.randint(0, 12))]
+        written = [rng.choice("abcde") for _ in range(rng.randint(0, 16))]
+        assert reach(said, written, elide=2) == _reach_eliding_by_definition(said, written, 2)
+    # the passage as the text writes it, the left-out name inside it
+    assert quoted_run("rsa: it was found that is vulnerable to Bleichenbacher timing attacks",
+                      "It was found that python-rsa is vulnerable to Bleichenbacher timing attacks.",
+                      elide=2) == ("It was found that python-rsa is vulnerable to Bleichenbacher "
+                                   "timing attacks")
+    assert quoted_run("rsa: it was found that is vulnerable to Bleichenbacher timing attacks",
+                      "It was found that python-rsa is vulnerable to Bleichenbacher timing attacks.",
+                      ) is None
+
+
+def test_a_sentence_quoted_without_the_product_name_it_holds_is_still_a_quote_of_it() -> None:
+    explained = {**EXPLAINED, A: replace(EXPLAINED[A], text="Buffer overflow in the alpha array parser.")}
+    r = replace(retrieval((A,), (3.0,), entities=("product:alpha",)),
+                question=("Do alpha and rsa still suffer from buffer overflow in the alpha array "
+                          "parser and it was found that is vulnerable to Bleichenbacher timing "
+                          "attacks, respectively?"),
+                anchor_held=(("product:alpha",),), anchor_text_scores=(2.0,))
+    rsa = ("adv:rsa", "It was found that python-rsa is vulnerable to Bleichenbacher timing attacks.")
+    corpus = QuotedCorpus([rsa])
+    assert quoted_elsewhere(r, [explained[A]], corpus.quoted_documents) == ["adv:rsa"]
+    # more than the name left out is another sentence
+    three = ("adv:rsa", "It was found that the python-rsa package is vulnerable to Bleichenbacher "
+             "timing attacks.")
+    assert quoted_elsewhere(r, [explained[A]], QuotedCorpus([three]).quoted_documents) == []
+
+
 class QuotedCorpus:
     """A ``verdict.Corpus`` whose fulltext look-up returns fixed documents, recording the
     stretches of the question it is asked about."""
