@@ -1106,8 +1106,7 @@ def mention_groups(entities: Sequence[str], question: str | None = None,
     entities the question gives as identifiers (``Retrieval.question_identifiers``). One the
     question spells out in full that is no path is named by all of it, not its first word:
     "CVE-2021-28677" and "CVE-2020-1234" share the word "cve" but name two things (a path's
-    versions, "host/org/fiber/v3" and "host/org/fiber", stay one name); so do two names of
-    several words it writes whole ("flask-restx", "flask-unchained"). Identifiers read from
+    versions, "host/org/fiber/v3" and "host/org/fiber", stay one name). Identifiers read from
     part of one ("the CVE ending in 30629": two CVEs end so) are that one mention's readings.
     ``readings``: entities the linker read from one word the question writes several ways
     (``Retrieval.question_readings``: "Bextar", one edit from Bextra and from Bexxar; "1705",
@@ -1125,16 +1124,10 @@ def mention_groups(entities: Sequence[str], question: str | None = None,
             i = parent[i]
         return i
 
-    # two names of several words the question writes whole, neither inside the other, name two
-    # things though they share a first word ("flask-restx and flask-unchained"); a path's
-    # versions stay one name
-    whole = [question is not None and len(key) > 1 and "/" not in entity_key(e)
-             and spelled_out(entity_key(e), question) for e, key in zip(entities, keys, strict=True)]
     for i, a in enumerate(keys):
         for j in range(i):
             b = keys[j]
-            same_head = heads[i] == heads[j] and not (whole[i] and whole[j])
-            if a and b and (same_head or set(a) <= set(b) or set(b) <= set(a)):
+            if a and b and (heads[i] == heads[j] or set(a) <= set(b) or set(b) <= set(a)):
                 parent[root(i)] = root(j)
     at = {entity: i for i, entity in enumerate(entities)}
     for word_readings in readings:
