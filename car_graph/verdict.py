@@ -1013,15 +1013,7 @@ def not_the_whole_question(verdict: Verdict, retrieval: Retrieval,
         # "Has the drug for convulsion been pulled from the market?": the withdrawal whose
         # reason is convulsion leads every approval for it by more than the margin, on words
         # that say what the question asks, not which drug it means
-        answers = corpus.answering_kinds(retrieval.as_of, retrieval.known_at)
-        room = (limit or max(len(retrieval.results), 1)) - 1
-        if explanations[subject].kind in answers and room > 0:
-            walked = {e.doc_id: e for e in retrieval.readings}
-            asked = [a for a in retrieval.anchors if a in walked and walked[a].kind not in answers]
-            if asked:
-                explanations, window = asked_window(retrieval, asked[:1], answers, explanations,
-                                                    margin, room)
-                close += window
+        explanations, close = beside_answers(retrieval, close, explanations, corpus, margin, limit)
     names = "; ".join(entity_key(g[0]) for g in missing)
     note = (f"the question also names {names}, which {verdict.subject_id} does not hold: "
             "no one document answers the whole question" if missing else
