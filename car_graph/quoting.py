@@ -132,14 +132,22 @@ def quoted_run(question: str, text: str, run: int = MIN_QUOTED_TEXT_WORDS,
     return text[spans[at][0]:spans[end - 1][1]]
 
 
-def distinct_passage(question: str, text: str, others: Iterable[str]) -> str | None:
+def distinct_passage(question: str, text: str, others: Iterable[str],
+                     skip: Collection[int] = frozenset()) -> str | None:
     """The longest run of the question's words that ``text`` holds and none of ``others`` does,
     as ``words`` spells it, space-separated (a fulltext phrase query of plain words: a run the
     index keeps as one token, "torch.load", is not found and vouches for nothing); of several
     as long, the first in the question; None when every run it holds is held by another text
-    too."""
+    too. ``skip``: word positions no run may cover (``quoted_for_others``)."""
     said = words(question)
     mine = reach(said, words(text))
+    if skip:
+        # a run stops before the first skipped position from its start
+        free = len(said)
+        for i in range(len(said) - 1, -1, -1):
+            if i in skip:
+                free = i
+            mine[i] = min(mine[i], free - i)
     theirs = [reach(said, words(o)) for o in others]
     # a run from i of n words qualifies when text holds it (n <= mine[i]) and no other text does
     # (n > theirs[i]): the longest from i is mine[i] itself, if no other reaches as far
@@ -148,6 +156,21 @@ def distinct_passage(question: str, text: str, others: Iterable[str]) -> str | N
         if n > best and all(t[i] < n for t in theirs):
             best, start = n, i
     return " ".join(said[start:start + best]) if best else None
+
+
+def quoted_for_others(question: str, own: Iterable[str], others: Iterable[str]) -> frozenset[int]:
+    """The positions of the question's words inside a passage it quotes from one of ``others``
+    (``MIN_QUOTED_TEXT_WORDS`` consecutive words: the texts of the documents holding the other
+    names of a question naming several subjects) and from none of ``own`` (those holding this
+    one's): words the question writes for another subject. "... the author recommends using the
+    maintained web-time crate instead ... in instant, and this affects the package in Jinja2":
+    "recommends" is of instant's advisory, though one Jinja2 release writes it too."""
+    said = words(question)
+
+    def quoted(texts: Iterable[str]) -> set[int]:
+        return set().union(*(held_positions(said, words(t), MIN_QUOTED_TEXT_WORDS) for t in texts))
+
+    return frozenset(quoted(others) - quoted(own))
 
 
 def title_and_text(document: Explanation | Result) -> str:

@@ -64,7 +64,7 @@ Without anchor scores (a hand-made ``Retrieval``) the top anchor is trusted, as 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from enum import StrEnum
@@ -97,6 +97,7 @@ from car_graph.quoting import (
     on_chain_of,
     quoted_beside,
     quoted_elsewhere,
+    quoted_for_others,
     quoted_holder,
     quoted_run,
     quoted_whole_or_in_part,
@@ -587,7 +588,7 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
           margin: float = VERDICT_MARGIN, limit: int | None = None,
           held: Mapping[str, Iterable[str]] | None = None, top: str | None = None,
           sharers: QuoteSharers | None = None, corpus: Corpus | None = None,
-          lead_needs_reason: bool = False) -> Verdict:
+          lead_needs_reason: bool = False, foreign: Collection[int] = frozenset()) -> Verdict:
     """The verdict on ``retrieval``, given the explanations of (at least) its close anchors
     (``close_anchors``). Asserts one subject only when the evidence singles it out (module
     docstring); otherwise AMBIGUOUS with one reading per close candidate. ``top``: the anchor
@@ -595,7 +596,8 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
     a candidate out (None: quotes are taken as unique, a hand-made retrieval). ``corpus``:
     asked only when the retrieval alone leaves the verdict ambiguous (None: not consulted).
     ``lead_needs_reason``: a lead ``lead_explained`` finds nothing for singles nothing out
-    (``named_verdict``, among one mention's holders)."""
+    (``named_verdict``, among one mention's holders). ``foreign``: positions of the question's
+    words it quotes for another subject (``quoted_for_others``), no candidate's own words."""
     top = top or subject_of(retrieval)
     if top is None or top not in explanations:
         return decide(retrieval, None)
@@ -753,7 +755,7 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
         asks: dict[str, list[str]] = {}  # candidate -> its passage, then its own words
         for a in close:
             passage = distinct_passage(retrieval.question, texts[a],
-                                       [texts[o] for o in close if o != a])
+                                       [texts[o] for o in close if o != a], foreign)
             if passage is None or any(set(g).isdisjoint(holds[a]) for g in mentions):
                 continue
             theirs = set().union(*(words(texts[o]) for o in close if o != a))
@@ -1297,18 +1299,20 @@ def voided_by_every_candidate(verdict: Verdict, retrieval: Retrieval,
 def named_verdict(retrieval: Retrieval, holders: Sequence[str], group: Sequence[str],
                   explanations: Mapping[str, Explanation], held: Mapping[str, Iterable[str]],
                   margin: float = VERDICT_MARGIN, sharers: QuoteSharers | None = None,
-                  corpus: Corpus | None = None, others: Sequence[Sequence[str]] = ()) -> Verdict:
+                  corpus: Corpus | None = None, others: Sequence[Sequence[str]] = (),
+                  foreign: Collection[int] = frozenset()) -> Verdict:
     """The verdict on one mention of a question naming several subjects: ``judge`` among the
     anchors holding it (``holders``, best first), as if the question named only it -- so a name
     two documents carry ("Ortho Evra", approved twice) stays ambiguous between them -- and not
     singled out by a lead made of the other subjects' names (``others``: ``borrowed_lead``) or
-    by one nothing the question gives accounts for (``lead_explained``)."""
+    by one nothing the question gives accounts for (``lead_explained``), nor by words the
+    question quotes for another subject (``foreign``: ``quoted_for_others``)."""
     scores = dict(zip(retrieval.anchors, retrieval.anchor_scores, strict=False))
     sub = replace(retrieval, anchors=tuple(holders),
                   anchor_scores=tuple(scores[a] for a in holders) if scores else (),
                   question_entities=tuple(group))
     verdict = judge(sub, explanations, margin, len(holders), held, top=holders[0], sharers=sharers,
-                    corpus=corpus, lead_needs_reason=True)
+                    corpus=corpus, lead_needs_reason=True, foreign=foreign)
     borrowed = borrowed_lead(verdict, retrieval, holders, group, explanations, others)
     if borrowed:
         # its lead over the mention's other documents is words the question writes for another
@@ -1466,9 +1470,14 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
             for anchor in holders:
                 if anchor not in explanations:
                     explanations[anchor] = closure_of(anchor)
+        holder_texts = {a: title_and_text(explanations[a]) for holders in named for a in holders}
+        foreign = [quoted_for_others(retrieval.question, [holder_texts[a] for a in holders],
+                                     [holder_texts[a] for other in named if other is not holders
+                                      for a in other if a not in holders])
+                   for holders in named]
         verdicts = [replace(named_verdict(retrieval, holders, group, explanations, held,
-                                          margin, sharers, corpus, groups), margin=margin)
-                    for holders, group in zip(named, groups, strict=True)]
+                                          margin, sharers, corpus, groups, theirs), margin=margin)
+                    for holders, group, theirs in zip(named, groups, foreign, strict=True)]
         # a mention whose only reading is a weakly named document in force is a word of the
         # question, not a subject: without it, one subject may be left (judged below) -- unless
         # the question quotes that document, which is more than a name used as a word

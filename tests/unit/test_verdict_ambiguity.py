@@ -20,6 +20,7 @@ from car_graph.quoting import (
     mention_positions,
     quoted_beside,
     quoted_elsewhere,
+    quoted_for_others,
     quoted_holder,
     quoted_run,
     quotes_text,
@@ -1223,6 +1224,65 @@ def test_the_distinct_passage_agrees_with_its_definition_on_texts_that_repeat_wo
         others = [text(30) for _ in range(rng.randint(0, 3))]
         assert distinct_passage(question, mine, others) == _distinct_passage_by_definition(
             question, mine, others), (question, mine, others)
+
+
+def test_the_distinct_passage_skips_the_positions_it_is_told_to_as_its_definition_would() -> None:
+    # the definition run on the question with the skipped words replaced by a word no text has
+    rng = random.Random(29)
+    vocabulary = ["a", "b", "c", "d", "e", "f"]
+    for _ in range(2000):
+        def text(longest: int) -> str:
+            return " ".join(rng.choice(vocabulary) for _ in range(rng.randint(0, longest)))
+        question, mine = text(14), text(30)
+        others = [text(30) for _ in range(rng.randint(0, 2))]
+        skip = {i for i in range(len(words(question))) if rng.random() < 0.3}
+        masked = " ".join("zz" if i in skip else w for i, w in enumerate(words(question)))
+        assert distinct_passage(question, mine, others, skip) == _distinct_passage_by_definition(
+            masked, mine, others), (question, mine, others, skip)
+
+
+def test_words_quoted_for_another_subject_are_the_positions_of_its_documents_quotes_alone() -> None:
+    question = ("the author recommends using the maintained web time crate instead in alpha "
+                "and this affects the package in beta")
+    theirs = ["This crate is unmaintained: the author recommends using the maintained web time crate instead."]
+    said = words(question)
+    quoted = quoted_for_others(question, ["Downgrading babel from depends to recommends."], theirs)
+    assert {said[i] for i in quoted} == {"the", "author", "recommends", "using", "maintained", "web",
+                                          "time", "crate", "instead"}
+    assert quoted == frozenset(range(10))
+    # a passage this subject's own documents quote too is no other subject's alone
+    assert quoted_for_others(question, theirs, theirs) == frozenset()
+    # fewer than MIN_QUOTED_TEXT_WORDS in a row is no quote
+    assert quoted_for_others(question, [], ["the author recommends using it"]) == frozenset()
+
+
+def test_a_holder_singled_out_by_words_quoted_for_the_other_subject_is_not_asserted() -> None:
+    # "... the author recommends using the maintained web time crate instead in alpha, and
+    # this affects the package in beta": B and C are beta's releases; B writes "recommends"
+    # in its own changelog. That word is the quote of alpha's advisory, not anything said of beta
+    question = ("I'm tracking the author recommends using the maintained web time crate instead "
+                "in alpha and this affects the package in beta; has either been resolved?")
+
+    def asked(b_text: str) -> Verdict:
+        texts = {A: "The author recommends using the maintained web time crate instead.",
+                 B: b_text, C: "Team upload."}
+        explained = {a: replace(EXPLAINED[a], text=texts[a], scope=scope)
+                     for a, scope in ((A, ("product:alpha",)), (B, ("product:beta",)),
+                                      (C, ("product:beta",)))}
+        r = replace(retrieval((A, B, C), (3.0, 2.0, 1.9),
+                              entities=("product:alpha", "product:beta")),
+                    question=question, anchor_text_scores=(2.0, 0.8, 0.8),
+                    anchor_held=(("product:alpha",), ("product:beta",), ("product:beta",)))
+        return verdict_for(r, explained.__getitem__, k=5, margin=1.0, corpus=FakeCorpus(every=0))
+
+    borrowed = asked("Downgrading babel from depends to recommends.")
+    assert borrowed.kind is VerdictKind.MULTIPLE
+    beta = next(v for v in borrowed.subjects if v.subject_id != A)
+    assert beta.kind is VerdictKind.AMBIGUOUS and {c.subject_id for c in beta.candidates} == {B, C}
+    # a word the question writes of beta's own ("package") still singles B out
+    own = asked("Downgrading babel; this affects the package.")
+    assert [v.subject_id for v in own.subjects] == [A, B]
+    assert own.subjects[1].singled_out_by == "words of the question only it holds"
 
 
 class FakeCorpus:
