@@ -5,6 +5,8 @@ A domain declares, for the generic machinery (extractor, linker, pipeline, CLI) 
 * **identifiers** -- patterns that name one thing exactly (a CVE, an NDC, a docket number, a
   ticker symbol written as an id). Matched exactly after normalisation, never fuzzily. A
   pattern marked ``partial`` may also be named by its distinctive trailing digits ("62718").
+  Its ``scheme_words`` are what people call the scheme itself ("the CVE", "an NDA"): a question
+  writing one bare names no entity whose name is only that word (the crate cve-rs).
 * **names** -- scope entity types whose keys are names people type (packages, drugs, cases,
   employees). Linked with typo tolerance; a name type may declare *qualifiers* (words that
   qualify a name without identifying it, such as salts and dosage forms), a display form of its
@@ -42,7 +44,8 @@ domain is a YAML file -- the same file as its rules -- read by :func:`domain_fro
 
     domain: compliance
     identifiers:
-      - {type: ticket, pattern: 'TCK-\\d{4,}', case_insensitive: true, partial: true}
+      - {type: ticket, pattern: 'TCK-\\d{4,}', case_insensitive: true, partial: true,
+         scheme_words: [ticket, tck]}
     names:
       - {type: drug, qualifiers: [hydrochloride, tablets], mentions: true}
       - {type: case, ordered: true}
@@ -126,6 +129,9 @@ class IdentifierSpec:
     # An attribute value of this kind identifies its document (an alias does; a value that
     # names another thing, such as the version a document says fixes it, does not).
     identifies_documents: bool = True
+    # what a question calls the scheme itself, lowercase ("which TCK covers it?"): such a word
+    # written bare is no name of its own (a product named after the scheme, "tck-rs")
+    scheme_words: frozenset[str] = frozenset()
 
     @property
     def regex(self) -> re.Pattern[str]:
@@ -311,6 +317,11 @@ class DomainRegistry:
     @property
     def partial_types(self) -> frozenset[str]:
         return frozenset(s.type for s in self.identifier_specs if s.partial)
+
+    @property
+    def scheme_words(self) -> frozenset[str]:
+        """The words questions call the identifier schemes by (``IdentifierSpec.scheme_words``)."""
+        return frozenset().union(*(s.scheme_words for s in self.identifier_specs))
 
     @property
     def entity_types(self) -> frozenset[str]:
@@ -499,7 +510,8 @@ def _type_name(value: Any, where: str) -> str:
 def _identifier(raw: Any, where: str) -> IdentifierSpec:
     if not isinstance(raw, Mapping):
         raise RulesError(where, "each identifier is a mapping {type, pattern, ...}")
-    unknown = set(raw) - {"type", "pattern", "case_insensitive", "key", "partial", "group"}
+    unknown = set(raw) - {"type", "pattern", "case_insensitive", "key", "partial", "group",
+                          "scheme_words"}
     if unknown:
         raise RulesError(where, f"unknown keys {sorted(unknown)}")
     pattern = raw.get("pattern")
@@ -529,7 +541,14 @@ def _identifier(raw: Any, where: str) -> IdentifierSpec:
     return IdentifierSpec(
         type=_type_name(raw.get("type"), where), pattern=bounded, group=group,
         key=KEY_FUNCTIONS[key_name], partial=partial, key_name=key_name,
+        scheme_words=_scheme_words(raw.get("scheme_words", []), where),
     )
+
+
+def _scheme_words(raw: Any, where: str) -> frozenset[str]:
+    if not isinstance(raw, list) or not all(isinstance(w, str) and w.strip() for w in raw):
+        raise RulesError(where, "'scheme_words' must be a list of words")
+    return frozenset(w.strip().casefold() for w in raw)
 
 
 def _name(raw: Any, where: str) -> NameSpec:
@@ -618,7 +637,7 @@ def domain_to_mapping(domain: Domain) -> dict[str, Any]:
         "domain": domain.name,
         "identifiers": [
             {"type": s.type, "pattern": s.pattern, "key": s.key_name, "partial": s.partial,
-             "group": s.group, "_bounded": True}
+             "group": s.group, "scheme_words": sorted(s.scheme_words), "_bounded": True}
             for s in domain.identifiers
         ],
         "names": [
@@ -643,6 +662,7 @@ def domain_from_json(text: str, source: str) -> Domain:
             type=_type_name(raw["type"], f"{source} identifiers[{i}]"), pattern=raw["pattern"],
             group=int(raw.get("group", 0)), key=KEY_FUNCTIONS.get(key_name, normalize_key),
             partial=bool(raw.get("partial", False)), key_name=key_name,
+            scheme_words=frozenset(raw.get("scheme_words") or ()),
         ))
     names = [_name(raw, f"{source} names[{i}]") for i, raw in enumerate(data.get("names", []))]
     return Domain(

@@ -994,6 +994,16 @@ class EntityLinker:
                 row["name"] or row["key"], stop, self.registry.qualifiers(row["type"])))
              for row, _ in covered}, question)
         covered = [(row, used) for row, used in covered if (row["type"], row["key"]) not in ordinary]
+        # a name whose significant words are only what people call an identifier scheme
+        # (``IdentifierSpec.scheme_words``: "tck-rs", its "rs" too short to count) is written
+        # whole or not at all: "Was the TCK about ... resolved?" names the scheme
+        schemes = self.registry.scheme_words
+        if schemes:
+            covered = [(row, used) for row, used in covered
+                       if not set(significant_words(
+                           row["name"] or row["key"], stop,
+                           self.registry.qualifiers(row["type"]))) <= schemes
+                       or written_whole(row["name"] or row["key"], question)]
         inside = inside_other_names(
             [row["name"] or row["key"] for row, _ in covered], question,
             lambda i, rest: covering(covered[i][0]["name"] or covered[i][0]["key"], rest, stop,

@@ -365,6 +365,29 @@ def test_names_made_of_words_the_corpus_uses_as_ordinary_words_do_not_link_on_th
         assert "product:zip_next" not in linked("Is the next zip archive renamed?")
 
 
+def test_a_word_an_identifier_scheme_is_called_by_links_no_name_made_of_it_alone(car: CarClient) -> None:
+    # the crate cve-rs: "rs" is too short to count, so its one significant word is "cve", which
+    # every question about "the CVE" writes; the security domain declares it a scheme word
+    car.ingest(records(
+        advisory("CR-1", "CVE-2025-30001", "cve-rs", "Memory vulnerabilities in safe code."),
+        advisory("MA-1", "CVE-2025-30002", "marshal", "Unsafe use of the marshal module."),
+    ), rules=[])
+    for cache_names in (False, True):
+        retriever = Retriever(car.store, car.embedder, car.extractor,
+                              RetrievalSettings(cache_names=cache_names))
+        if cache_names:
+            retriever.load_names()
+
+        def linked(question: str, retriever: Retriever = retriever) -> set[str]:
+            return {f"{e['type']}:{e['key']}" for e in retriever.link_entities(question)}
+
+        assert "product:cve-rs" not in linked("Was the CVE about the marshal module resolved?")
+        assert "product:cve-rs" not in linked("Are there CVEs for this?")
+        # the name written whole is the name
+        assert "product:cve-rs" in linked("Is cve-rs still unmaintained?")
+        assert "product:marshal" in linked("Was the CVE about the marshal module resolved?")
+
+
 def test_an_acronym_links_the_documents_whose_titles_define_it_not_those_using_it(car: CarClient) -> None:
     def memo(doc_id: str, title: str, text: str, year: int, supersedes: tuple[str, ...] = ()) -> dict:
         return {"id": doc_id, "kind": "memo", "domain": "standards", "published": f"{year}-06-01",

@@ -5,6 +5,7 @@ documents of it."""
 from __future__ import annotations
 
 import importlib
+import json
 import sys
 import textwrap
 from pathlib import Path
@@ -19,6 +20,7 @@ from car_graph.domains import (
     IdentifierSpec,
     NameSpec,
     discover_domains,
+    domain_from_json,
     domain_from_mapping,
     domain_to_mapping,
 )
@@ -148,6 +150,24 @@ def test_a_name_type_declares_whether_its_word_order_tells_names_apart() -> None
     assert not DomainRegistry.installed().ordered("drug")  # a combination is one drug either way
     with pytest.raises(RulesError, match="'ordered' must be true or false"):
         domain_from_mapping({"domain": "courts", "names": [{"type": "case", "ordered": "yes"}]}, "c.yaml")
+
+
+def test_an_identifier_declares_the_words_its_scheme_is_called_by() -> None:
+    tickets = domain_from_mapping({"domain": "tickets", "identifiers": [
+        {"type": "ticket", "pattern": r"TCK-\d{4,}", "scheme_words": ["TCK", "ticket"]},
+        {"type": "memo", "pattern": r"MEMO-\d+"}]}, "tickets.yaml")
+    assert tickets is not None
+    registry = DomainRegistry([tickets])
+    assert registry.scheme_words == {"tck", "ticket"}
+    # stored in the graph as JSON, read back the same by another process
+    again = domain_from_json(json.dumps(domain_to_mapping(tickets)), "graph")
+    assert DomainRegistry([again]).scheme_words == {"tck", "ticket"}
+    # the built-in domains declare theirs; a domain declaring none has none
+    assert {"cve", "ghsa", "ndc", "nda"} <= DomainRegistry.installed().scheme_words
+    assert DomainRegistry([NOTES]).scheme_words == frozenset()
+    with pytest.raises(RulesError, match="'scheme_words' must be a list of words"):
+        domain_from_mapping({"domain": "t", "identifiers": [
+            {"type": "ticket", "pattern": "T-1", "scheme_words": "tck"}]}, "t.yaml")
 
 
 def test_read_source_dispatches_to_the_domain_reader(tmp_path: Path) -> None:

@@ -57,8 +57,10 @@ def _application_key(text: str) -> str | None:
     return normalize_application(text) or normalize_key(text)
 
 
+# scheme_words: what a question calls the scheme ("the NDC on the box", "its NDA"), no drug's name
 IDENTIFIERS = (
-    IdentifierSpec("ndc", rf"(?<![\w-])(?:{_NDC_HYPHEN})(?![\w-])", key=normalize_ndc),
+    IdentifierSpec("ndc", rf"(?<![\w-])(?:{_NDC_HYPHEN})(?![\w-])", key=normalize_ndc,
+                   scheme_words=frozenset({"ndc"})),
     # after an "NDC" label also 11 bare digits and product-only forms ("NDC 0002-3227")
     IdentifierSpec(
         "ndc",
@@ -69,7 +71,7 @@ IDENTIFIERS = (
     IdentifierSpec(
         "fda_application",
         r"\b(?:ANDA|NDA|BLA)\s*(?:#|No\.?|Number|:)?\s*(?:\d{6}|\d{2}-\d{3}|\d{5})(?![\w-])",
-        key=_application_key, partial=True,
+        key=_application_key, partial=True, scheme_words=frozenset({"nda", "anda", "bla"}),
     ),
 )
 NAMES = (

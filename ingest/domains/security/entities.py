@@ -53,12 +53,18 @@ def package_version_key(text: str) -> str | None:
     return f"{normalize_key(m.group(1))}@{version_key(m.group(2))}"
 
 
+# scheme_words: what a question calls the scheme ("Was the CVE about ... resolved?"), never a
+# product's name written bare (the crate cve-rs)
 IDENTIFIERS = (
-    IdentifierSpec("cve", rf"{_LID}(?i:CVE-\d{{4}}-\d{{4,7}}){_RID}", partial=True),
-    IdentifierSpec("ghsa", rf"{_LID}(?i:GHSA(?:-[23456789cfghjmpqrvwx]{{4}}){{3}}){_RID}"),
-    IdentifierSpec("pysec", rf"{_LID}(?i:PYSEC-\d{{4}}-\d{{1,7}}){_RID}", partial=True),
+    IdentifierSpec("cve", rf"{_LID}(?i:CVE-\d{{4}}-\d{{4,7}}){_RID}", partial=True,
+                   scheme_words=frozenset({"cve", "cves"})),
+    IdentifierSpec("ghsa", rf"{_LID}(?i:GHSA(?:-[23456789cfghjmpqrvwx]{{4}}){{3}}){_RID}",
+                   scheme_words=frozenset({"ghsa"})),
+    IdentifierSpec("pysec", rf"{_LID}(?i:PYSEC-\d{{4}}-\d{{1,7}}){_RID}", partial=True,
+                   scheme_words=frozenset({"pysec"})),
     IdentifierSpec("go_vuln", rf"{_LID}(?i:GO-\d{{4}}-\d{{4,7}}){_RID}", partial=True),
-    IdentifierSpec("rustsec", rf"{_LID}(?i:RUSTSEC-\d{{4}}-\d{{4,7}}){_RID}", partial=True),
+    IdentifierSpec("rustsec", rf"{_LID}(?i:RUSTSEC-\d{{4}}-\d{{4,7}}){_RID}", partial=True,
+                   scheme_words=frozenset({"rustsec"})),
     IdentifierSpec("package_version", rf"{_L}{PKG_NAME}(?:@|==){VERSION}{_R}",
                    key=package_version_key, identifies_documents=False),
     IdentifierSpec("version", rf"{_L}{_BARE_VERSION}{_R}", key=version_key,
