@@ -144,6 +144,9 @@ STATUS_WORDS = frozenset({
     "remediated", "open", "closed", "valid", "invalid", "active", "inactive", "effective",
     "obsolete", "outdated", "superseded", "replaced", "void", "voided", "revoked", "repealed",
     "withdrawn", "rescinded", "expired", "force",
+    # and as question frames write them ("Is it still outstanding?", "Still relevant?")
+    "outstanding", "pending", "solved", "unsolved", "handled", "remedied", "relevant",
+    "affected", "unaffected",
 })
 
 # A word this frequent in English (wordfreq's Zipf scale: 5 = once per 100,000 words; "shows",
@@ -746,14 +749,20 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
     # hold every mention the question makes: words of one document do not answer a question that
     # also names another product. A word it writes only as a segment of a path or a member
     # ("go/scanner") is the name's, and a question using it bare ("our scanner flagged") does not
-    # cite the name
+    # cite the name. A candidate of a kind that only answers (a recall, a withdrawal, a release
+    # note: ``Corpus.answering_kinds``) is not what a question asks about by its words alone:
+    # "Drug for psoriasis - withdrawn?" reads withdrawals, and a shampoo's recall that alone
+    # writes "psoriasis" is no drug the question means, still less one "in force"
     if corpus is not None:
         mentions = [g for g in question_mentions(retrieval)
                     if not (set(g) <= set(retrieval.question_identifiers)
                             and all(set(g).isdisjoint(holds.get(a, ())) for a in close))]
         texts = {a: title_and_text(explanations[a]) for a in close}
+        only_answer = corpus.answering_kinds(retrieval.as_of, retrieval.known_at)
         asks: dict[str, list[str]] = {}  # candidate -> its passage, then its own words
         for a in close:
+            if explanations[a].kind in only_answer:
+                continue
             passage = distinct_passage(retrieval.question, texts[a],
                                        [texts[o] for o in close if o != a], foreign)
             if passage is None or any(set(g).isdisjoint(holds[a]) for g in mentions):

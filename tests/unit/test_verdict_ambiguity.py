@@ -1574,6 +1574,26 @@ def test_a_status_word_one_candidate_holds_alone_does_not_single_it_out() -> Non
     assert verdict.singled_out_by == "words of the question only it holds"
 
 
+def test_words_of_the_question_only_an_answer_holds_do_not_make_it_the_subject() -> None:
+    # "Drug for psoriasis - withdrawn?" reads withdrawals; B, the recall of a shampoo, alone
+    # writes "psoriasis". A recall only answers: it is no drug the question asks about
+    explained = {**EXPLAINED,
+                 B: replace(EXPLAINED[B], kind="recall", title="Recall: dandruff shampoo",
+                            text="Shampoo for psoriasis, lot 4."),
+                 C: replace(EXPLAINED[C], kind="withdrawal", title="Fenproporex off the market",
+                            text="Europe, 1999.")}
+    r = replace(retrieval((B, C), (1.0, 1.0)), question="Drug for psoriasis - withdrawn?",
+                anchor_text_scores=(1.0, 1.0))
+    answers = frozenset({"recall", "withdrawal"})
+    verdict = judge(r, explained, margin=1.0, corpus=FakeCorpus(every=0, answering=answers))
+    assert verdict.kind is VerdictKind.AMBIGUOUS
+    assert {c.subject_id for c in verdict.candidates} == {B, C}
+    # in a graph where recalls are asked about (they void nothing), its words single it out
+    asked = judge(r, explained, margin=1.0,
+                  corpus=FakeCorpus(every=0, answering=frozenset({"withdrawal"})))
+    assert asked.subject_id == B and asked.singled_out_by == "words of the question only it holds"
+
+
 def test_a_kind_the_whole_graph_shows_only_voiding_is_an_answer_not_a_reading() -> None:
     # the question fits an approval (A, withdrawn by a withdrawal) and a recall of one lot (C),
     # in force: nothing the verdict read shows recalls voiding anything, the graph does
