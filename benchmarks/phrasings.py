@@ -59,6 +59,33 @@ TEMPLATES = {
     "pentest": "The pentest report lists {f}; has a fix been published since?",
     "ticket": "Ticket SEC-triage: {f}. Can we close it as fixed upstream?",
     "container": "Our container image scan still shows {f}. Is there a patched version?",
+    # written on 2026-12-05, after the frames above had been tuned on: more status words and
+    # forms, a scheme's name written bare ("the CVE about ..."), lower case
+    "any-news": "Any news on {f}?",
+    "fixed-or-not": "{f}: fixed or not?",
+    "security-update": "Is a security update available that addresses {f}?",
+    "told-last-year": "We were told about {f} last year. Still relevant?",
+    "remediated": "Has {f} been remediated?",
+    "cve-later": "Was the CVE about {f} resolved in a later version?",
+    "safe-now": "Is it safe now with regard to {f}?",
+    "vendor-newer": "The vendor advisory mentions {f}. Is there a newer release that fixes it?",
+    "patch-or-handled": "Do we have to patch {f} ourselves or was it already handled?",
+    "auditors": "Our auditors ask whether {f} is still outstanding.",
+    "lower": "still vulnerable to {f}??",
+    "mitigated": "Has the issue where {f} been mitigated?",
+    # ... and the asker's own stack named beside the flaw: a language, a tool, a platform
+    "ctx-python": "Our Python service uses a library with {f}. Still vulnerable?",
+    "ctx-npm": "In our Node.js app, npm audit reports {f}. Is there a fix?",
+    "ctx-go": "Our Go microservice: {f} -- patched upstream?",
+    "ctx-rust": "Rust crate issue: {f}. Resolved?",
+    "ctx-debian": "The Debian security tracker shows {f}; is it fixed?",
+    "ctx-github": "GitHub Dependabot says {f}. Upgrade available?",
+    "ctx-docker": "Docker image scan flagged {f}. Fixed in newer versions?",
+    "ctx-java": "A Java dependency has {f}. Is there a patched release?",
+    "ctx-pip": "pip warns about {f}; should we upgrade?",
+    "ctx-k8s": "Our Kubernetes cluster audit mentions {f}; still open?",
+    "ctx-linux": "On Linux servers we saw {f}. Is a fix out?",
+    "ctx-web": "Our web server logs show attempts at {f}. Are we patched?",
 }
 
 # Frames for a question about two products' flaws (the ``two_named*`` rows, whose
@@ -81,6 +108,10 @@ NAMED_PAIR_TEMPLATES = {
     "then": "Please check the approval status of {a}, then {b}.",
     "legally": "Are {a} and {b} still legally marketed?",
     "patient": "A patient takes {a} with {b}; are both still available?",
+    # written on 2026-12-05
+    "nf-both": "Are both {a} and {b} still approved?",
+    "nf-or": "Was {a} or {b} withdrawn?",
+    "nf-list": "Status of: {a}; {b}.",
 }
 
 # Frames for a question giving an advisory's identifier and its product (the security
@@ -129,10 +160,20 @@ MASKED_TEMPLATES: dict[tuple[str, ...], dict[str, str]] = {
         "masked-prescribed": "My grandmother was prescribed a drug for {ind} decades ago. "
                              "Is it still sold?",
         "masked-this-drug": "This drug is used to treat {ind}. Does it still have FDA approval?",
+        # written on 2026-12-05
+        "nf-otc": "Is the {ind} medication still available by prescription in the US?",
+        "nf-fda-removed": "Did the FDA remove the {ind} treatment from the market?",
+        "nf-safety": "There was a safety problem with a drug for {ind}. Is it still approved?",
+        "nf-lower": "drug for {ind} - withdrawn?",
+        "nf-doctor": "My doctor mentioned an old {ind} medicine. Can it still be prescribed?",
     },
-    ("cls", "ind"): {"masked-class-withdrawn": "Was the {cls} for {ind} withdrawn?"},
-    ("moa", "ind"): {"masked-moa-order": "Can we still order the {ind} drug that works by {moa}?"},
-    ("cls", "ind", "moa"): {"masked-profile": "A {cls} for {ind} ({moa}): still approved?"},
+    ("cls", "ind"): {"masked-class-withdrawn": "Was the {cls} for {ind} withdrawn?",
+                     "nf-class": "Is the {ind} {cls} still marketed?",
+                     "nf-class2": "Any {cls} for {ind} that was withdrawn?"},
+    ("moa", "ind"): {"masked-moa-order": "Can we still order the {ind} drug that works by {moa}?",
+                     "nf-moa": "The {ind} drug acting by {moa}: is it still on sale?"},
+    ("cls", "ind", "moa"): {"masked-profile": "A {cls} for {ind} ({moa}): still approved?",
+                            "nf-profile": "{cls}, {moa}, used for {ind}. Still approved?"},
 }
 
 # Frames for a question naming one drug (the drug ``paraphrase`` rows: the name is read back
@@ -146,6 +187,12 @@ DRUG_NAME_TEMPLATES = {
     "stock": "We would like to keep {n} in stock. Is that still allowed?",
     "what-happened": "What happened to {n}?",
     "recalled": "Was {n} recalled or withdrawn?",
+    # written on 2026-12-05
+    "nf-market": "Is {n} still on the market?",
+    "nf-buy": "Can I still buy {n} in a US pharmacy?",
+    "nf-status": "Regulatory status of {n}?",
+    "nf-safe": "Was {n} taken off the market for safety reasons?",
+    "nf-lower": "{n} still approved??",
 }
 
 # Frames for a question about four products' flaws: two consecutive pair rows asked together,

@@ -454,7 +454,8 @@ def test_the_phrasings_probe_asks_a_masked_row_only_with_its_own_familys_facts()
     assert {r["template"] for r in asked.values()} == set(MASKED_TEMPLATES[("ind",)])
     assert all("convulsion" in q and "Anticonvulsant".lower() not in q.lower() for q in asked)
     profile = questions([{**row, "family": "full-profile"}])
-    assert set(profile) == {"A anticonvulsant for convulsion (gaba): still approved?"}
+    assert set(profile) == {"A anticonvulsant for convulsion (gaba): still approved?",
+                            "Anticonvulsant, gaba, used for convulsion. Still approved?"}
 
 
 def test_the_phrasings_probe_asks_pair_rows_products_across_rows_with_each_anchors_own_gold() -> None:

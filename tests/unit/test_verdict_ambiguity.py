@@ -1567,6 +1567,11 @@ def test_a_status_word_one_candidate_holds_alone_does_not_single_it_out() -> Non
     everything_rare = FakeCorpus(every=0)
     assert judge(r, explained, margin=1.0, corpus=everything_rare).kind is VerdictKind.AMBIGUOUS
     assert not any("unresolved" in p for _, p in everything_rare.asked)
+    # ... nor as a frame writes it: "Our auditors ask whether ... is still outstanding"
+    outstanding = {**explained, B: replace(explained[B], title="An outstanding soundness issue")}
+    asked = replace(r, question="Our tool flagged that configuration is read. Still outstanding?")
+    assert judge(asked, outstanding, margin=1.0,
+                 corpus=FakeCorpus(every=0)).kind is VerdictKind.AMBIGUOUS
     # the same document singled out by a word of the description only it holds
     described = replace(r, question="Our tool flagged an SSRF bypass. Is it still open?")
     verdict = judge(described, explained, margin=1.0, corpus=FakeCorpus(every=0))
