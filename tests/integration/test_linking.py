@@ -4,6 +4,7 @@ domain declared in YAML alone. Each graph is small enough to read the right answ
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -324,6 +325,23 @@ def test_a_document_writing_the_questions_words_side_by_side_gains_over_one_hold
     assert together["LABEL-PHRASE"] > together["LABEL-WORDS"]
 
 
+def linkers(car: CarClient) -> list[Callable[[str], set[str]]]:
+    """The entities ("type:key") a question links, asked of the graph per question and through
+    the name cache: both must link the same."""
+    found = []
+    for cache_names in (False, True):
+        retriever = Retriever(car.store, car.embedder, car.extractor,
+                              RetrievalSettings(cache_names=cache_names))
+        if cache_names:
+            retriever.load_names()
+
+        def linked(question: str, retriever: Retriever = retriever) -> set[str]:
+            return {f"{e['type']}:{e['key']}" for e in retriever.link_entities(question)}
+
+        found.append(linked)
+    return found
+
+
 def test_names_made_of_words_the_corpus_uses_as_ordinary_words_do_not_link_on_them_alone(
         car: CarClient) -> None:
     # "memory" and "RSA" are ordinary words of these advisories (four documents of other
@@ -340,15 +358,7 @@ def test_names_made_of_words_the_corpus_uses_as_ordinary_words_do_not_link_on_th
                    f"also reachable through Zorblax under plan D; the next zip archive "
                    f"fails too.") for i in range(4)],
     ), rules=[])
-    for cache_names in (False, True):
-        retriever = Retriever(car.store, car.embedder, car.extractor,
-                              RetrievalSettings(cache_names=cache_names))
-        if cache_names:
-            retriever.load_names()
-
-        def linked(question: str, retriever: Retriever = retriever) -> set[str]:
-            return {f"{e['type']}:{e['key']}" for e in retriever.link_entities(question)}
-
+    for linked in linkers(car):
         assert "product:vm-memory" not in linked("Uncontrolled Memory allocation in the parser")
         assert "product:rsa" not in linked("Is the RSA decryption API still vulnerable?")
         # the whole name written as the corpus spells it, and names the corpus uses only as names
@@ -372,15 +382,7 @@ def test_a_word_an_identifier_scheme_is_called_by_links_no_name_made_of_it_alone
         advisory("CR-1", "CVE-2025-30001", "cve-rs", "Memory vulnerabilities in safe code."),
         advisory("MA-1", "CVE-2025-30002", "marshal", "Unsafe use of the marshal module."),
     ), rules=[])
-    for cache_names in (False, True):
-        retriever = Retriever(car.store, car.embedder, car.extractor,
-                              RetrievalSettings(cache_names=cache_names))
-        if cache_names:
-            retriever.load_names()
-
-        def linked(question: str, retriever: Retriever = retriever) -> set[str]:
-            return {f"{e['type']}:{e['key']}" for e in retriever.link_entities(question)}
-
+    for linked in linkers(car):
         assert "product:cve-rs" not in linked("Was the CVE about the marshal module resolved?")
         assert "product:cve-rs" not in linked("Are there CVEs for this?")
         # the name written whole is the name
