@@ -327,7 +327,7 @@ class CarClient:
         ``verdict.judge``; a question whose linked entities are held by different anchors gets
         one verdict per named subject. Closures come from ``retrieval.readings`` (walked by the
         retrieval itself); only an anchor it did not walk costs an ``explain``."""
-        walked = {e.doc_id: e for e in retrieval.readings}
+        walked = retrieval.walked
         explain_one = explain or (lambda doc_id: self.retriever.explain(
             doc_id, retrieval.as_of, retrieval.known_at))
 

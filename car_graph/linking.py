@@ -988,22 +988,19 @@ class EntityLinker:
             if used is not None and (not self.registry.ordered(row["type"])
                                      or in_name_order(name, asked, stop, qualifiers, used)):
                 covered.append((row, used))
+        names = {(row["type"], row["key"]): (row["name"] or row["key"], significant_words(
+                     row["name"] or row["key"], stop, self.registry.qualifiers(row["type"])))
+                 for row, _ in covered}
         # names made only of words the corpus uses as ordinary words link on more than those words
-        ordinary = self.ordinary_names(
-            {(row["type"], row["key"]): (row["name"] or row["key"], significant_words(
-                row["name"] or row["key"], stop, self.registry.qualifiers(row["type"])))
-             for row, _ in covered}, question)
-        covered = [(row, used) for row, used in covered if (row["type"], row["key"]) not in ordinary]
-        # a name whose significant words are only what people call an identifier scheme
+        ordinary = self.ordinary_names(names, question)
+        # ... and a name whose significant words are only what people call an identifier scheme
         # (``IdentifierSpec.scheme_words``: "tck-rs", its "rs" too short to count) is written
         # whole or not at all: "Was the TCK about ... resolved?" names the scheme
         schemes = self.registry.scheme_words
-        if schemes:
-            covered = [(row, used) for row, used in covered
-                       if not set(significant_words(
-                           row["name"] or row["key"], stop,
-                           self.registry.qualifiers(row["type"]))) <= schemes
-                       or written_whole(row["name"] or row["key"], question)]
+        scheme_only = {n for n, (display, ws) in names.items()
+                       if schemes and set(ws) <= schemes and not written_whole(display, question)}
+        dropped = ordinary | scheme_only
+        covered = [(row, used) for row, used in covered if (row["type"], row["key"]) not in dropped]
         inside = inside_other_names(
             [row["name"] or row["key"] for row, _ in covered], question,
             lambda i, rest: covering(covered[i][0]["name"] or covered[i][0]["key"], rest, stop,

@@ -340,7 +340,7 @@ def quoted_beside(subject: str, retrieval: Retrieval, explanations: Mapping[str,
     covered = held_positions(said, words(title_and_text(mine)), _SUBJECT_WINDOW)
     chain = on_chain_of(mine)
     own = {r.doc_id: r for r in retrieval.results if r.doc_id == r.anchor_id}
-    read = {e.doc_id: e for e in retrieval.readings}
+    read = retrieval.walked
     found: list[tuple[str, str]] = []
     for anchor in retrieval.anchors[:len(retrieval.anchors) - retrieval.beyond][:limit]:
         if anchor == subject or anchor in chain:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime, time, timedelta
 from enum import StrEnum
+from types import MappingProxyType
 from typing import Any
 
 import pytz  # type: ignore[import-untyped]  # the driver's own UTC (neo4j requires pytz)
@@ -136,6 +139,11 @@ class Retrieval:
     def spellings(self) -> dict[str, tuple[str, ...]]:
         """``question_spellings`` as a mapping: entity -> the words the question writes it with."""
         return dict(self.question_spellings)
+
+    @functools.cached_property
+    def walked(self) -> Mapping[str, Explanation]:
+        """``readings`` by document id, built once per retrieval (several verdict rules ask)."""
+        return MappingProxyType({e.doc_id: e for e in self.readings})
 
     def to_json(self) -> dict[str, Any]:
         """The shape of ``car-graph retrieve --json`` (without the verdict), a contract."""

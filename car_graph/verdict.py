@@ -846,7 +846,7 @@ def asked_window(retrieval: Retrieval, asked: Sequence[str], voiding: frozenset[
     means sit further from that than from each other. Anchors beyond the close ones are read
     from the closures the retrieval walked (none: ``asked`` alone); returns the explanations
     with those added."""
-    walked = {e.doc_id: e for e in retrieval.readings}
+    walked = retrieval.walked
     best = _score_of(retrieval, asked[0])
     limit = limit or max(len(retrieval.results), 1)
     if best is None or not walked:
@@ -875,7 +875,7 @@ def beside_answers(retrieval: Retrieval, close: Sequence[str],
     limit = limit or max(len(retrieval.results), 1)
     if limit < 2 or any(explanations[a].kind not in answers for a in close):
         return explanations, list(close)
-    walked = {e.doc_id: e for e in retrieval.readings}
+    walked = retrieval.walked
     asked = [a for a in retrieval.anchors
              if a not in close and a in walked and walked[a].kind not in answers]
     if not asked:
