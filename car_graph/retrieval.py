@@ -50,6 +50,9 @@ QUOTE_HITS = 200
 # (quoted_documents.cypher): the document it quotes ranks near the top for the stretch's own
 # terms; a passage the first few hits do not hold is quoted from nothing the verdict can name
 QUOTED_HITS = 10
+# other documents of a kind holding a question's names read (kind_holders.cypher): a verdict
+# asks only whether any does
+KIND_HOLDERS_READ = 1
 # how many (date, instant) pairs answering_kinds keeps for one graph version
 ANSWERING_KINDS_KEPT = 64
 PREPARED_LIMIT = 10_000  # analysed questions a Retriever remembers (an evaluation's set)
@@ -459,6 +462,20 @@ class Retriever:
             rows = self.store.read("answering_kinds", as_of=as_of, known_at=known_at)
             known[key] = frozenset(rows[0]["kinds"])
         return known[key]
+
+    def kind_holders(self, doc_id: str, mentions: Sequence[Sequence[str]],
+                     as_of: date | None = None, known_at: datetime | None = None) -> int:
+        """How many other documents of ``doc_id``'s kind hold (are scoped to, identified or named
+        by) an entity of every one of ``mentions`` (each the "type:key" of the entities one
+        mention was linked to), counted up to ``KIND_HOLDERS_READ`` (queries/kind_holders.cypher).
+        In the corpus as of ``as_of`` and as recorded at ``known_at`` (None: now)."""
+        asked = [[dict(zip(("type", "key"), entity.split(":", 1), strict=True)) for entity in group]
+                 for group in mentions]
+        if not asked or not all(asked):
+            raise ValueError("kind_holders needs at least one mention, each of one entity or more")
+        rows = self.store.read("kind_holders", doc_id=doc_id, mentions=asked, limit=KIND_HOLDERS_READ,
+                               as_of=as_of, known_at=known_at)
+        return rows[0]["holders"] if rows else 0
 
     def passage_holders(self, asks: Sequence[tuple[str, str]], as_of: date | None = None,
                         known_at: datetime | None = None) -> list[int | None]:

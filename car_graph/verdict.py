@@ -177,6 +177,13 @@ class Corpus(Protocol):
         ``known_at``. One statement."""
         ...
 
+    def kind_holders(self, doc_id: str, mentions: Sequence[Sequence[str]], as_of: date | None,
+                     known_at: datetime | None) -> int:
+        """How many other documents of ``doc_id``'s kind, in the corpus as of ``as_of`` and as
+        recorded at ``known_at``, hold an entity ("type:key") of every one of ``mentions`` --
+        whether any does, at least. One statement."""
+        ...
+
     def answering_kinds(self, as_of: date | None, known_at: datetime | None) -> frozenset[str]:
         """The kinds of document that, in the whole graph as of ``as_of`` and as recorded at
         ``known_at``, supersede others and are never superseded (withdrawals, recalls):
@@ -668,8 +675,20 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
             # the one numbered 1962?" names a product of many advisories and the tail of one's
             # identifier, which the linker reads as a year; the one advisory among Go's
             # releases is then a guess
+            # ... and, when every document read holds the names, it is the only one of its kind
+            # that does, or leads by the margin all of its kind read and the last one read:
+            # "Our Go microservice: a flaw that uses HTTP -- patched upstream?" fills the
+            # readings with Go's releases and one of its 199 advisories, and the others rank
+            # beyond them, unread, not far behind (the corpus asked last: a statement). Not
+            # asked among one mention's holders (``lead_needs_reason``: every reading holds
+            # the mention by construction); there elimination stands as before
             if (groups and all(set(g) & mine for g in groups)
-                    and not unplaced_number(retrieval, explanations[asked[0]], mine)):
+                    and not unplaced_number(retrieval, explanations[asked[0]], mine)
+                    and (lead_needs_reason or not filled_by(retrieval, groups)
+                         or leads_the_unread(retrieval, asked[0], voiding, explanations, margin)
+                         or (corpus is not None and corpus.kind_holders(
+                             asked[0], [sorted(set(g) & mine) for g in groups],
+                             retrieval.as_of, retrieval.known_at) == 0))):
                 return single(asked[0], BY_ELIMINATION)
         if 0 < len(asked) < len(close):
             # the margin was measured from a candidate that answers; the readings the question
@@ -834,6 +853,31 @@ def unplaced_number(retrieval: Retrieval, document: Explanation, holds: Iterable
         *(words(entity_key(e)) for e in holds))
     return any(w.isdigit() and len(w) >= LinkingSettings.min_partial_digits and w not in written
                for w in words(retrieval.question))
+
+
+def filled_by(retrieval: Retrieval, groups: Sequence[Sequence[str]]) -> bool:
+    """Every anchor the retrieval returned holds an entity of each of ``groups`` (the question's
+    mentions): the named documents fill the readings, and more of them may rank beyond."""
+    held = retrieval.anchor_held
+    return bool(held) and len(held) == len(retrieval.anchors) and all(
+        not set(g).isdisjoint(h) for h in held for g in groups)
+
+
+def leads_the_unread(retrieval: Retrieval, anchor: str, voiding: frozenset[str],
+                     explanations: Mapping[str, Explanation], margin: float) -> bool:
+    """``anchor`` leads by ``margin`` every other anchor the retrieval returned that is of a kind
+    not in ``voiding`` (or of a kind unknown), and the lowest-scored one: a document ranked
+    beyond them all, unread, is further behind still. Without scores (a hand-made retrieval):
+    False."""
+    scores = dict(zip(retrieval.anchors, retrieval.anchor_scores, strict=False))
+    best = scores.get(anchor)
+    if best is None or not scores:
+        return False
+    walked = retrieval.walked
+    behind = [score for other, score in scores.items() if other != anchor
+              and ((reading := explanations.get(other) or walked.get(other)) is None
+                   or reading.kind not in voiding)]
+    return all(best - score >= margin for score in [*behind, min(scores.values())])
 
 
 def asked_window(retrieval: Retrieval, asked: Sequence[str], voiding: frozenset[str],

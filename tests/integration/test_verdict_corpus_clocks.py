@@ -125,3 +125,33 @@ def test_quoted_documents_read_the_corpus_of_the_questions_date_and_instant(car:
     assert set(texts) == {"DASK-1"} and DASK in texts["DASK-1"]  # as recorded then, title and text
     assert found(as_of=date(2025, 1, 1)) == set()  # DASK-2 not yet published
     assert r.quoted_documents("the of and") == []  # nothing but stop words: no look-up
+
+
+def test_kind_holders_count_the_other_documents_of_a_kind_holding_the_names_then(car: CarClient) -> None:
+    """kind_holders.cypher: whether any other document of the subject's kind holds an entity of
+    every mention -- as of the question's date and as recorded at its instant."""
+    r = car.retriever
+    car.ingest([parse_record(d) for d in (
+        approval("ACC", "isotretinoin", 1982, "Acne"),
+        withdrawal("ACC-W", "isotretinoin", 1988, "ACC"),
+        approval("DIL", "diltiazem", 1982, None),
+        approval("DIL-2", "diltiazem", 1990, None),
+    )], rules=[])
+    first = last_run_at(car)
+    # a second approval of the drug, published later
+    car.ingest([parse_record(approval("ABS", "isotretinoin", 2012, "Acne"))], rules=[])
+    second = last_run_at(car)
+    car.delete(["ABS"])
+    drug = ["drug:isotretinoin"]
+
+    assert r.kind_holders("ACC", [drug]) == 0  # the withdrawal holds it, but is of another kind
+    assert r.kind_holders("ACC", [drug], known_at=second) == 1  # ABS, as recorded then
+    assert r.kind_holders("ACC", [drug], known_at=second, as_of=date(2000, 1, 1)) == 0
+    assert r.kind_holders("ACC", [drug], known_at=first) == 0
+    # any entity of a mention counts; every mention must be held
+    assert r.kind_holders("ACC", [["drug:accutane", "drug:isotretinoin"]], known_at=second) == 1
+    assert r.kind_holders("ACC", [drug, ["drug:diltiazem"]], known_at=second) == 0
+    assert r.kind_holders("DIL", [["drug:diltiazem"]]) == 1  # DIL-2, counted up to one
+    assert r.kind_holders("DIL", [["drug:diltiazem"]], as_of=date(1985, 1, 1)) == 0
+    with pytest.raises(ValueError):
+        r.kind_holders("ACC", [])

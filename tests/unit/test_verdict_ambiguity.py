@@ -29,6 +29,7 @@ from car_graph.quoting import (
 )
 from car_graph.types import Explanation, Hop, Result, Retrieval, Status
 from car_graph.verdict import (
+    BY_ELIMINATION,
     Verdict,
     VerdictKind,
     answered_subjects,
@@ -1284,6 +1285,8 @@ class FakeCorpus:
         self.asked: list[tuple[str, str]] = []
         self.asked_kinds: list[tuple[object, object]] = []
         self.asked_clocks: list[tuple[object, object]] = []
+        self.holders = 0  # other documents of a kind holding the question's names
+        self.asked_holders: list[tuple[object, ...]] = []
 
     def passage_holders(self, asks, as_of, known_at):
         self.asked.extend(asks)
@@ -1296,6 +1299,10 @@ class FakeCorpus:
 
     def quoted_documents(self, passage, as_of, known_at) -> list[tuple[str, str]]:
         return []  # no document quoted beyond the retrieval
+
+    def kind_holders(self, doc_id, mentions, as_of, known_at) -> int:
+        self.asked_holders.append((doc_id, [list(m) for m in mentions], as_of, known_at))
+        return self.holders
 
 
 def test_words_of_the_question_only_one_candidate_holds_and_few_documents_do_single_it_out() -> None:
@@ -1620,6 +1627,54 @@ def test_a_kind_the_whole_graph_shows_only_voiding_is_an_answer_not_a_reading() 
     unnamed = replace(r, question_entities=(), question="Is the anaesthetic still sold?")
     assert judge(unnamed, explained, margin=1.0, held=held,
                  corpus=recalls_void).kind is VerdictKind.AMBIGUOUS
+
+
+def test_the_one_document_of_its_kind_read_among_a_names_answers_is_no_elimination_when_more_rank_beyond() -> None:
+    # "Our Go microservice: a flaw that uses HTTP -- patched upstream?": every document read
+    # holds the product the question names; one advisory (A) among its release notes (B, C),
+    # which answer. The product's other advisories rank beyond them, unread
+    GO = ("product:go",)
+    fixed = replace(EXPLAINED[A], kind="advisory",
+                    controlling=(replace(EXPLAINED[A].controlling[0], kind="release"),))
+    explained = {**EXPLAINED, A: fixed, B: replace(EXPLAINED[B], kind="release"),
+                 C: replace(EXPLAINED[C], kind="release")}
+    r = replace(retrieval((A, B, C), (2.1, 1.5, 1.4), entities=GO), anchor_held=(GO, GO, GO),
+                question="Our Go microservice: a flaw that uses HTTP -- patched upstream?")
+    held = dict(zip(r.anchors, r.anchor_held, strict=True))
+    answers = frozenset({"release"})
+    others = FakeCorpus(answering=answers)
+    others.holders = 1
+    verdict = judge(r, explained, margin=1.0, held=held, corpus=others)
+    assert verdict.kind is VerdictKind.AMBIGUOUS and verdict.subject_id is None
+    assert others.asked_holders == [(A, [list(GO)], r.as_of, r.known_at)]
+    # the only advisory of its kind holding the name: the others it read only answer
+    alone = FakeCorpus(answering=answers)
+    verdict = judge(r, explained, margin=1.0, held=held, corpus=alone)
+    assert verdict.subject_id == A and verdict.singled_out_by == BY_ELIMINATION
+    # a lead by the margin over the last document read: what ranks beyond is further behind
+    ahead = FakeCorpus(answering=answers)
+    ahead.holders = 1
+    clear = replace(r, anchor_scores=(2.5, 1.6, 1.5))
+    verdict = judge(clear, explained, margin=1.0, held=held, corpus=ahead)
+    assert verdict.subject_id == A and verdict.singled_out_by == BY_ELIMINATION
+    assert ahead.asked_holders == []
+    # ... but not over a second advisory read within the margin beyond the k close ones
+    D, E = "rel:d", "adv:e"
+    second = replace(clear, anchors=(A, B, C, E, D), anchor_scores=(2.5, 1.6, 1.55, 1.52, 1.3),
+                     anchor_held=(GO,) * 5)
+    verdict = judge(second, {**explained, E: replace(EXPLAINED[C], doc_id=E, kind="advisory"),
+                             D: replace(EXPLAINED[B], doc_id=D, kind="release")},
+                    margin=1.0, limit=3, held={**held, E: GO, D: GO}, corpus=ahead)
+    assert verdict.kind is VerdictKind.AMBIGUOUS
+    assert [asked[0] for asked in ahead.asked_holders] == [A]
+    # a document read that does not hold the name: the name's documents did not fill the
+    # readings, and the close ones are all of them that fit
+    unfilled = replace(r, anchor_held=(GO, GO, ()))
+    counted = FakeCorpus(answering=answers)
+    counted.holders = 1
+    verdict = judge(unfilled, explained, margin=1.0, held={**held, C: ()}, corpus=counted)
+    assert verdict.subject_id == A and verdict.singled_out_by == BY_ELIMINATION
+    assert counted.asked_holders == []
 
 
 def test_close_candidates_that_all_only_answer_are_read_beside_what_they_answer() -> None:
