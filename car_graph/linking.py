@@ -472,6 +472,25 @@ def inside_other_names(
     return inside
 
 
+def unwritten_relatives(names: Sequence[tuple[str, Sequence[str]]], question: str) -> set[int]:
+    """The names (by position; each as (name, its ``significant_words``)) the question gives only
+    through another name it spells out: the same significant words, and words of its own too
+    short to count that the question does not write -- "acme-fs" beside "acme" in "... part of
+    the Acme 0.1 ecosystem ...", its "fs" nowhere in the question. The question names the other
+    one, not its longer relative; "acme fs" would name both."""
+    said = set(words(question))
+    relatives = set()
+    for i, (name, significant) in enumerate(names):
+        short = [w for w in words(name) if len(w) < 3 and w not in significant]
+        if not short or not said.isdisjoint(short):
+            continue
+        if any(j != i and set(other_significant) == set(significant)
+               and spelled_out(other, question)
+               for j, (other, other_significant) in enumerate(names)):
+            relatives.add(i)
+    return relatives
+
+
 def significant_words(
     name: str, stop_words: frozenset[str], qualifiers: frozenset[str] = frozenset()
 ) -> list[str]:
@@ -1001,6 +1020,9 @@ class EntityLinker:
                        if schemes and set(ws) <= schemes and not written_whole(display, question)}
         dropped = ordinary | scheme_only
         covered = [(row, used) for row, used in covered if (row["type"], row["key"]) not in dropped]
+        relatives = unwritten_relatives([names[row["type"], row["key"]] for row, _ in covered],
+                                        question)
+        covered = [pair for i, pair in enumerate(covered) if i not in relatives]
         inside = inside_other_names(
             [row["name"] or row["key"] for row, _ in covered], question,
             lambda i, rest: covering(covered[i][0]["name"] or covered[i][0]["key"], rest, stop,

@@ -390,6 +390,25 @@ def test_a_word_an_identifier_scheme_is_called_by_links_no_name_made_of_it_alone
         assert "product:marshal" in linked("Was the CVE about the marshal module resolved?")
 
 
+def test_a_longer_relative_of_a_name_the_question_spells_out_links_only_when_its_own_words_are_written(
+        car: CarClient) -> None:
+    # "fs" and "v2" are too short to count: tokio-fs and the module's /v2 path have the same
+    # significant words as tokio and the module, which the questions spell out
+    module = "github.com/example/server"
+    car.ingest(records(
+        advisory("TK-1", "CVE-2025-40001", "tokio", "A data race in the runtime."),
+        advisory("TF-1", "CVE-2025-40002", "tokio-fs", "The crate is unmaintained."),
+        advisory("EX-1", "CVE-2025-40003", module, "Path traversal in the static handler."),
+        advisory("EX-2", "CVE-2025-40004", f"{module}/v2", "Path traversal in the static handler."),
+    ), rules=[])
+    for linked in linkers(car):
+        assert linked("Was it part of the Tokio 0.1 ecosystem, superseded since?") == {"product:tokio"}
+        assert linked("Is tokio-fs still unmaintained?") == {"product:tokio-fs"}
+        assert "product:tokio-fs" in linked("Is tokio fs still unmaintained?")
+        assert linked(f"Is the path traversal in {module} fixed?") == {f"product:{module}"}
+        assert f"product:{module}/v2" in linked(f"Is the path traversal in {module}/v2 fixed?")
+
+
 def test_an_acronym_links_the_documents_whose_titles_define_it_not_those_using_it(car: CarClient) -> None:
     def memo(doc_id: str, title: str, text: str, year: int, supersedes: tuple[str, ...] = ()) -> dict:
         return {"id": doc_id, "kind": "memo", "domain": "standards", "published": f"{year}-06-01",

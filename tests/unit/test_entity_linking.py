@@ -28,6 +28,7 @@ from car_graph.linking import (
     title_definitions,
     typo_corrections,
     typo_readings,
+    unwritten_relatives,
     without_spans,
     word_readings,
     words,
@@ -401,6 +402,30 @@ def test_a_longer_name_written_whole_but_for_a_typo_still_holds_the_shorter_one(
     assert inside_other_names(names, question, covered_by_words(names), used) == {1}
     # without the typo read, the longer name is not written whole and holds nothing
     assert inside_other_names(names, question, covered_by_words(names)) == set()
+
+
+def sig(name: str) -> tuple[str, list[str]]:
+    return name, significant_words(name, STOP)
+
+
+@pytest.mark.parametrize(("names", "question", "relatives"), [
+    # the question spells out "acme"; "acme-fs" is covered by the same word, its "fs" unwritten
+    (["acme", "acme-fs"], "Was it part of the Acme 0.1 ecosystem, superseded since?", {1}),
+    (["acme-fs", "acme"], "Was it part of the Acme 0.1 ecosystem, superseded since?", {0}),
+    # its short word written, apart or joined: both are named
+    (["acme", "acme-fs"], "Is acme fs still maintained?", set()),
+    (["acme", "acme-fs"], "Is acme-fs still maintained?", set()),
+    # no shorter name spelled out beside it: the only reading stays
+    (["acme-fs"], "Was it part of the Acme ecosystem?", set()),
+    # the shorter name read from a misspelling: neither is spelled out, both stay readings
+    (["acme", "acme-fs"], "Was it part of the Acmee ecosystem?", set()),
+    # a relative with a significant word of its own is another name, not a longer spelling
+    (["acme", "acme-tools"], "Was it part of the Acme ecosystem?", set()),
+    (["acme", "acme-db-tools"], "Was it part of the Acme tools ecosystem?", set()),
+])
+def test_a_longer_relative_of_a_name_the_question_spells_out_is_not_linked(
+        names: list[str], question: str, relatives: set[int]) -> None:
+    assert unwritten_relatives([sig(n) for n in names], question) == relatives
 
 
 def test_index_tokens_joining_several_words_are_looked_up_whole() -> None:
