@@ -713,9 +713,16 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
     named = [g for g in question_mentions(retrieval)
              if any(set(g) & holds[a] for a in close)]
     holders = [a for a in close if named and all(set(g) & holds[a] for g in named)]
+    # ... unless the question writes the name only inside a passage it quotes from another
+    # close candidate's text, which fits it as well: "the implementation of `ParseAttrValue`
+    # (https://github.com/tensorflow/tensorflow/blob/...) can be tricked into ..." quotes two
+    # advisories alike, one scoped to tensorflow, one to tensorflow-gpu -- the name in the
+    # quoted URL is a word of the quote, not the question's choice between them
     if len(holders) == 1 and (identified(retrieval, holds[holders[0]])
-                              or named_whole(retrieval, holds[holders[0]])
-                              or not outfitted(retrieval, holders[0], close)):
+                              or ((named_whole(retrieval, holds[holders[0]])
+                                   or not outfitted(retrieval, holders[0], close))
+                                  and not named_inside_quote(retrieval, holders[0], named, close,
+                                                             explanations))):
         return single(holders[0], "named in the question")
     # a close candidate whose whole title the question quotes, alone among them, is the one it
     # means ("Has the Go flaw 'unbounded read from invalid inputs in encoding/binary' been dealt
@@ -976,6 +983,26 @@ def writes_rare_name(retrieval: Retrieval, entities: Iterable[str]) -> bool:
     return any(len(words(name)) == 1 and written_as_spelled(name, retrieval.question)
                and not is_common_word(name.casefold(), LinkingSettings.common_word_zipf)
                for name in map(own_name, entities))
+
+
+def named_inside_quote(retrieval: Retrieval, holder: str, groups: Sequence[Sequence[str]],
+                       close: Sequence[str], explanations: Mapping[str, Explanation]) -> bool:
+    """Another close candidate, fitting the question's own words at least as well as
+    ``holder`` (``text_fit``; unknown fits: any), has a text the question quotes with every
+    mention of ``groups`` written inside the quote (``written_inside_quote``): the names are
+    words of that quote, and they do not choose ``holder`` over it."""
+    said = words(retrieval.question)
+    mine = text_fit(retrieval, holder)
+    for other in close:
+        if other == holder or other not in explanations:
+            continue
+        fit = text_fit(retrieval, other)
+        if mine is not None and fit is not None and fit < mine:
+            continue
+        text = title_and_text(explanations[other])
+        if all(written_inside_quote(g, said, text, retrieval.spellings) for g in groups):
+            return True
+    return False
 
 
 def outfitted(retrieval: Retrieval, named: str, close: Sequence[str]) -> bool:

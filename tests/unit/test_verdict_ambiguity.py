@@ -188,6 +188,32 @@ def test_a_named_candidate_another_close_one_outfits_in_words_is_not_singled_out
     assert not outfitted(replace(r, anchor_text_scores=()), A, (A, B))
 
 
+def test_a_name_written_only_inside_a_passage_quoted_from_another_candidate_does_not_choose() -> None:
+    # A and B carry the same text (one advisory per package); A is scoped to the product whose
+    # name the question writes only inside the URL it quotes from that text: the name is a word
+    # of the quote, and B fits the question's words as well
+    sentence = ("The parser in https://example.org/alpha/alpha/blob/main/parse.c can be tricked "
+                "into a stack overflow due to recursion.")
+    explained = {**EXPLAINED, A: replace(EXPLAINED[A], text=sentence),
+                 B: replace(EXPLAINED[B], text=sentence)}
+    r = replace(retrieval((A, B), (2.6, 1.6), entities=("product:alpha",)),
+                question="Has the issue where the parser in https://example.org/alpha/alpha/blob/"
+                         "main/parse.c can be tricked into a stack overflow been fixed?",
+                anchor_held=(("product:alpha",), ()), anchor_text_scores=(1.6, 1.6))
+    held = dict(zip(r.anchors, r.anchor_held, strict=True))
+    verdict = judge(r, explained, margin=1.0, held=held)
+    assert verdict.kind is VerdictKind.AMBIGUOUS
+    assert {c.subject_id for c in verdict.candidates} == {A, B}
+    # B fitting the question's words less well: the name decides, as before
+    worse = judge(replace(r, anchor_text_scores=(1.6, 1.2)), explained, margin=1.0, held=held)
+    assert worse.subject_id == A and worse.singled_out_by == "named in the question"
+    # the name written beside the quote, not inside it, is the question's own choice
+    beside = replace(r, question="Alpha: the parser in https://example.org/ can be tricked into "
+                                 "a stack overflow due to recursion. Fixed?")
+    named = judge(beside, explained, margin=1.0, held=held)
+    assert named.subject_id == A and named.singled_out_by == "named in the question"
+
+
 def test_a_name_of_several_words_the_question_writes_whole_is_no_ordinary_word() -> None:
     # A is scoped to the case the question writes out; B holds the same words in another order
     # ("United States v. Brown") and so fits them as well or better -- the name still decides
