@@ -476,7 +476,7 @@ def unwritten_relatives(names: Sequence[tuple[str, Sequence[str]]], question: st
     """The names (by position; each as (name, its ``significant_words``)) the question gives only
     through another name it spells out: the same significant words, and words of its own too
     short to count that the question does not write -- "acme-fs" beside "acme" in "... part of
-    the Acme 0.1 ecosystem ...", its "fs" nowhere in the question. The question names the other
+    the Acme 0.1 family ...", its "fs" nowhere in the question. The question names the other
     one, not its longer relative; "acme fs" would name both."""
     said = set(words(question))
     relatives = set()
