@@ -12,7 +12,7 @@ scored against the row's own ``gold`` and ``anchors`` with ``metrics.score_verdi
 from the variant builder, never from the code under test. A text of one sentence, or a second
 sentence of fewer than ``MIN_CLAUSE_WORDS`` words left, is skipped. Give it dev files only.
 Written on 2026-12-05 (docs/rag.md, "A detail of the text, a name inside a quote, a longer
-relative of a name").
+relative of a name, an unquoted lead").
 """
 
 from __future__ import annotations

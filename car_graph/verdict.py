@@ -1630,6 +1630,14 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
             explanations[anchor] = closure_of(anchor)
         return title_and_text(explanations[anchor])
 
+    if verdict.decisive and led_unquoted(verdict, retrieval, explanations):
+        # a lead on words the question does not quote, in a question naming nothing, beside a
+        # document it does quote: the quote is the evidence ("We read that this applies to
+        # modules downloaded using the "go" command from the module proxy, as ..." quotes one Go
+        # advisory; another, about a malicious module proxy, led it by the margin on meaning)
+        other = quoted_beside(verdict.subject_id or "", retrieval, explanations, k, sharers)
+        if other is not None:
+            verdict = quoted_subject(other)
     readers = name_read_as_word(verdict, retrieval, held, text_of, k, margin)
     verdict = not_the_whole_question(verdict, retrieval, explanations, held, margin, k, readers,
                                      corpus)
@@ -1645,6 +1653,16 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
         if quoted:
             return several(retrieval, [verdict, *map(quoted_subject, quoted)])
     return verdict
+
+
+def led_unquoted(verdict: Verdict, retrieval: Retrieval,
+                 explanations: Mapping[str, Explanation]) -> bool:
+    """``verdict`` was singled out by its lead alone (the margin), the question links no name,
+    and it quotes nothing of the subject's title and text (``quoted_run``)."""
+    subject = verdict.subject_id
+    return (verdict.singled_out_by == "margin" and not retrieval.question_entities
+            and subject is not None and subject in explanations
+            and quoted_run(retrieval.question, title_and_text(explanations[subject])) is None)
 
 
 def read_as(subjects: Sequence[Verdict], explanations: Mapping[str, Explanation]) -> list[Explanation]:

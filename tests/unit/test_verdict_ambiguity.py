@@ -1735,6 +1735,37 @@ def test_close_candidates_that_all_only_answer_are_read_beside_what_they_answer(
     assert beside_answers(r, [B, C], explained, answers, 1.0, 5)[1] == [B, C, A]
 
 
+def test_a_lead_the_question_quotes_nothing_of_gives_way_to_the_document_it_quotes() -> None:
+    # B (superseded) leads by the margin on meaning alone; the question names nothing and
+    # quotes a sentence of C: C is what it asks about, not a second subject beside B
+    b_text = "A malicious module proxy can serve altered versions of the toolchain."
+    c_text = ("This applies to modules downloaded using the command from the module proxy, as "
+              "well as modules downloaded directly.")
+    explained = {**EXPLAINED, B: replace(EXPLAINED[A], doc_id=B, text=b_text),
+                 C: replace(EXPLAINED[C], text=c_text)}
+    question = ("We read that this applies to modules downloaded using the command from the "
+                "module proxy, as -- do we need to upgrade?")
+    r = replace(retrieval((B, C), (3.0, 1.2)), question=question,
+                results=(result(B, B), replace(result(C, C), text=c_text)),
+                anchor_text_scores=(2.0, 1.2))
+    verdict = verdict_for(r, explained.__getitem__, k=5, margin=1.0, sharers=lambda d, p: 0)
+    assert verdict.decisive and verdict.subject_id == C
+    assert verdict.singled_out_by == "text quoted in the question"
+    # the question quoting the lead too: both are subjects, as before
+    both = replace(r, question=question.replace("-- do", "and a malicious module proxy can "
+                                                 "serve altered versions of the toolchain -- do"))
+    assert [v.subject_id for v in verdict_for(both, explained.__getitem__, k=5, margin=1.0,
+                                              sharers=lambda d, p: 0).subjects] == [B, C]
+    # an unnamed lead said to be in force is no subject either: the quoted document is
+    in_force = {**explained, B: replace(EXPLAINED[B], text=b_text)}
+    verdict = verdict_for(r, in_force.__getitem__, k=5, margin=1.0, sharers=lambda d, p: 0)
+    assert verdict.decisive and verdict.subject_id == C
+    # ... and so when the question names something (the lead's name), quote or not
+    named = replace(r, question_entities=("product:beta",), anchor_held=(("product:beta",), ()))
+    assert [v.subject_id for v in verdict_for(named, explained.__getitem__, k=5, margin=1.0,
+                                              sharers=lambda d, p: 0).subjects] == [B, C]
+
+
 def test_a_sentence_of_a_second_document_the_question_quotes_makes_it_a_second_subject() -> None:
     # B leads by the margin; the question also quotes C's text, in force and read only as its
     # own result ("the tar issue" names C by an ordinary word no name is linked on)
