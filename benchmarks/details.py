@@ -25,8 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from car_graph.client import CarClient
-from car_graph.metrics import score_verdicts, verdict_right, verdict_stale
-from car_graph.verdict import outcome
+from car_graph_benchmarks.phrasings import ask, print_report, report
 
 FRAMES = {
     "d-fixed": "Has the issue where {c} been fixed?",
@@ -71,32 +70,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             clause = detail(document.text or "", {e.split(":", 1)[1].lower() for e in document.scope})
             if clause is None:
                 continue
-            gold, anchors = frozenset(row["gold"]), frozenset(row["anchors"])
             for frame, template in FRAMES.items():
-                question = template.format(c=clause)
-                verdict = car.answer(question)
-                result = outcome(verdict)
-                per_frame.setdefault(frame, []).append((result, gold, anchors))
+                scored, line = ask(car, template.format(c=clause), row, frame)
+                per_frame.setdefault(frame, []).append(scored)
                 if out is not None:
-                    out.write(json.dumps({
-                        "source": row["id"], "template": frame, "question": question,
-                        "decisive": result.decisive,
-                        "right": verdict_right(result, gold, anchors) if result.decisive else None,
-                        "stale": verdict_stale(result, gold), "verdict": verdict.to_json()}) + "\n")
+                    out.write(line + "\n")
     if out is not None:
         out.close()
-    everything = [s for scored in per_frame.values() for s in scored]
-    report = {"questions": len(everything), "all": score_verdicts(everything).as_dict(),
-              "by_frame": {f: score_verdicts(s).as_dict() for f, s in sorted(per_frame.items())}}
+    scores = report(per_frame, sum(map(len, per_frame.values())), "by_frame")
     if args.json:
-        print(json.dumps(report, indent=2))
+        print(json.dumps(scores, indent=2))
     else:
-        overall = report["all"]
-        print(f"{len(everything)} questions: {overall['decisive']} decisive, "
-              f"{overall['decisive_right']} right, {overall['stale']} stale")
-        for frame, scores in report["by_frame"].items():
-            print(f"  {frame:10} n={scores['n']:4} decisive={scores['decisive']:4} "
-                  f"right={scores['decisive_right']:4} stale={scores['stale']:3}")
+        print_report(scores, "by_frame", "questions")
     return 0
 
 

@@ -323,6 +323,38 @@ def cross_pairs(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return asked
 
 
+def ask(car: CarClient, question: str, row: dict[str, Any], template: str,
+        ) -> tuple[tuple[Any, frozenset[str], frozenset[str]], str]:
+    """``question`` asked through ``CarClient.answer`` and scored against ``row``'s own gold and
+    anchors: the (outcome, gold, anchors) ``score_verdicts`` reads, and the JSON line ``--out``
+    writes. Shared with ``car_graph_benchmarks.details``."""
+    verdict = car.answer(question)
+    result = outcome(verdict)
+    gold, anchors = frozenset(row["gold"]), frozenset(row["anchors"])
+    line = json.dumps({
+        "source": row["id"], "template": template, "question": question,
+        "decisive": result.decisive,
+        "right": verdict_right(result, gold, anchors) if result.decisive else None,
+        "stale": verdict_stale(result, gold), "verdict": verdict.to_json()})
+    return (result, gold, anchors), line
+
+
+def report(per_template: dict[str, list[Any]], questions: int, by: str) -> dict[str, Any]:
+    """The scores of every question and of each template's (under the key ``by``)."""
+    everything = [s for scored in per_template.values() for s in scored]
+    return {"questions": questions, "all": score_verdicts(everything).as_dict(),
+            by: {t: score_verdicts(s).as_dict() for t, s in sorted(per_template.items())}}
+
+
+def print_report(scores: dict[str, Any], by: str, what: str) -> None:
+    overall = scores["all"]
+    print(f"{scores['questions']} {what}: {overall['decisive']} decisive, "
+          f"{overall['decisive_right']} right, {overall['stale']} stale")
+    for template, scored in scores[by].items():
+        print(f"  {template:16s} n={scored['n']:4d} decisive={scored['decisive']:3d} "
+              f"right={scored['decisive_right']:3d} stale={scored['stale']:3d}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("queries", nargs="+", type=Path)
@@ -332,34 +364,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = [json.loads(line) for path in args.queries
             for line in path.read_text().splitlines() if line.strip()]
     asked = questions(rows)
-    scored, per_template = [], {}
+    per_template: dict[str, list[Any]] = {}
     out = args.out.open("w") if args.out else None
     with CarClient.from_env() as car:
         for text, row in asked.items():
-            verdict = car.answer(text)
-            result = outcome(verdict)
-            gold, anchors = frozenset(row["gold"]), frozenset(row["anchors"])
-            scored.append((result, gold, anchors))
-            per_template.setdefault(row["template"], []).append((result, gold, anchors))
+            scored, line = ask(car, text, row, row["template"])
+            per_template.setdefault(row["template"], []).append(scored)
             if out is not None:
-                out.write(json.dumps({
-                    "source": row["id"], "template": row["template"], "question": text,
-                    "decisive": result.decisive,
-                    "right": verdict_right(result, gold, anchors) if result.decisive else None,
-                    "stale": verdict_stale(result, gold), "verdict": verdict.to_json()}) + "\n")
+                out.write(line + "\n")
     if out is not None:
         out.close()
-    report = {"questions": len(asked), "all": score_verdicts(scored).as_dict(),
-              "by_template": {t: score_verdicts(s).as_dict() for t, s in sorted(per_template.items())}}
+    scores = report(per_template, len(asked), "by_template")
     if args.json:
-        print(json.dumps(report, indent=2))
+        print(json.dumps(scores, indent=2))
     else:
-        overall = report["all"]
-        print(f"{len(asked)} distinct questions: {overall['decisive']} decisive, "
-              f"{overall['decisive_right']} right, {overall['stale']} stale")
-        for template, scores in report["by_template"].items():
-            print(f"  {template:16s} n={scores['n']:4d} decisive={scores['decisive']:3d} "
-                  f"right={scores['decisive_right']:3d} stale={scores['stale']:3d}")
+        print_report(scores, "by_template", "distinct questions")
     return 0
 
 
