@@ -32,6 +32,7 @@ from car_graph.linking import (
     fulltext_query,
     holds_passage,
     linked_words,
+    lucene_escape,
     name_spellings,
     word_readings,
     words,
@@ -53,6 +54,9 @@ QUOTED_HITS = 10
 # other documents of a kind holding a question's names read (kind_holders.cypher): a verdict
 # asks only whether any does
 KIND_HOLDERS_READ = 1
+# fulltext hits read for one word of a question (word_holders.cypher): a word more documents hold
+# than this is no word of one topic, and whether the asked document holds it is then unknown
+WORD_HOLDERS_READ = 50
 # how many (date, instant) pairs answering_kinds keeps for one graph version
 ANSWERING_KINDS_KEPT = 64
 PREPARED_LIMIT = 10_000  # analysed questions a Retriever remembers (an evaluation's set)
@@ -476,6 +480,23 @@ class Retriever:
         rows = self.store.read("kind_holders", doc_id=doc_id, mentions=asked, limit=KIND_HOLDERS_READ,
                                as_of=as_of, known_at=known_at)
         return rows[0]["holders"] if rows else 0
+
+    def word_holders(self, doc_id: str, kind: str, asked: Sequence[str], as_of: date | None = None,
+                     known_at: datetime | None = None) -> list[tuple[bool, int] | None]:
+        """For each word of ``asked``: whether ``doc_id`` holds it in some form (the index stems)
+        and how many other documents of ``kind`` do; None when more hits than
+        ``WORD_HOLDERS_READ`` leave both unknown. A word no document holds: (False, 0). The
+        corpus as of ``as_of`` and as recorded at ``known_at`` (None: now); one statement
+        (queries/word_holders.cypher)."""
+        asks = [{"i": i, "lucene": lucene_escape(word)} for i, word in enumerate(asked)]
+        found: list[tuple[bool, int] | None] = [(False, 0)] * len(asked)
+        if not asks:
+            return found
+        for row in self.store.read("word_holders", asks=asks, doc_id=doc_id, kind=kind,
+                                   limit=WORD_HOLDERS_READ, as_of=as_of, known_at=known_at):
+            found[row["i"]] = ((row["own"], row["holders"])
+                               if row["own"] or row["read"] < WORD_HOLDERS_READ else None)
+        return found
 
     def passage_holders(self, asks: Sequence[tuple[str, str]], as_of: date | None = None,
                         known_at: datetime | None = None) -> list[int | None]:

@@ -156,6 +156,9 @@ STATUS_WORDS = frozenset({
 # writes the word as part of a name ("as Williamson County held": ``written_as_name``).
 # Indications and flaw words ("gout", "insomnia", "participants", "imaging") are rarer.
 EVERYDAY_WORD_ZIPF = 5.0
+# a rare word of a question that at least this many documents of a lead's kind hold, and the
+# lead does not, is a topic of the corpus the lead is not about (``strays_from_lead``)
+MIN_WORD_HOLDERS = 2
 
 
 class Corpus(Protocol):
@@ -182,6 +185,13 @@ class Corpus(Protocol):
         """How many other documents of ``doc_id``'s kind, in the corpus as of ``as_of`` and as
         recorded at ``known_at``, hold an entity ("type:key") of every one of ``mentions`` --
         whether any does, at least. One statement."""
+        ...
+
+    def word_holders(self, doc_id: str, kind: str, asked: Sequence[str], as_of: date | None,
+                     known_at: datetime | None) -> list[tuple[bool, int] | None]:
+        """For each word of ``asked``: whether ``doc_id`` holds it in some form and how many
+        other documents of ``kind`` do, in the corpus as of ``as_of`` and as recorded at
+        ``known_at``; None when too many do to tell. One statement."""
         ...
 
     def answering_kinds(self, as_of: date | None, known_at: datetime | None) -> frozenset[str]:
@@ -628,9 +638,7 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
     if len(close) == 1 and lead is not None and lead_needs_reason:
         # the anchors behind it that are not on its chain: a release quoting the advisory it
         # fixes, or the withdrawal of an approval, holds its words and answers it
-        chain = on_chain_of(explanations[top])
-        behind = [(a, s) for a, s in zip(retrieval.anchors[:limit], retrieval.anchor_scores, strict=False)
-                  if a not in chain and a in explanations]
+        behind = off_chain(retrieval, explanations[top], explanations, limit)
         if behind and not lead_explained(retrieval, top, behind[0][0], explanations, held):
             # a lead the question's words do not account for (a shorter text of the same name
             # ranks higher on both scores) is no evidence: the next of them, and every anchor
@@ -638,6 +646,17 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
             # whole question the margin alone was tuned, and on the dev probes the same rule
             # there only made one approval of a withdrawn drug's two the answer
             close = [top, *(a for a, s in behind if s >= behind[0][1] - margin)]
+    if len(close) == 1 and lead is not None and not lead_needs_reason and corpus is not None:
+        # a lead among the documents of a name the question links, on words of its own frame
+        # ("In our Node.js app, npm audit reports a flaw that has CSRF. Is there a fix?": node's
+        # advisory about npm tokens leads on "npm"), while a rare word of the question that many
+        # documents of its kind hold and it does not ("CSRF") is what the question is about:
+        # the next anchors off its chain, within the margin of the first, stay readings
+        walked = retrieval.walked
+        behind = off_chain(retrieval, explanations[top], {*explanations, *walked}, limit)
+        if behind and strays_from_lead(retrieval, top, behind[0][0], explanations, corpus):
+            close = [top, *(a for a, s in behind if s >= behind[0][1] - margin)]
+            explanations = {**{a: walked[a] for a in close if a not in explanations}, **explanations}
     if len(close) <= 1:
         why = "margin" if lead is not None else ("only candidate" if retrieval.anchor_scores
                                                  else "top result")
@@ -860,6 +879,54 @@ def unplaced_number(retrieval: Retrieval, document: Explanation, holds: Iterable
         *(words(entity_key(e)) for e in holds))
     return any(w.isdigit() and len(w) >= LinkingSettings.min_partial_digits and w not in written
                for w in words(retrieval.question))
+
+
+def off_chain(retrieval: Retrieval, top: Explanation, known: Collection[str],
+              limit: int | None) -> list[tuple[str, float]]:
+    """The anchors among the first ``limit`` that are not on ``top``'s chain, of those in
+    ``known`` (whose readings the verdict has), with their fused scores, best first."""
+    chain = on_chain_of(top)
+    return [(a, s) for a, s in zip(retrieval.anchors[:limit], retrieval.anchor_scores, strict=False)
+            if a not in chain and a in known]
+
+
+def unwritten_words(retrieval: Retrieval, document: Explanation) -> list[str]:
+    """The question's rare words (less frequent in English than ``QUOTE_WORD_ZIPF``, not stop
+    words, status words or numbers) that ``document``'s title and text do not write, outside the
+    names the question links and the identifiers it gives: what a lead on the question's other
+    words does not account for."""
+    said = words(retrieval.question)
+    at_names = name_positions(retrieval)
+    written = set(words(title_and_text(document)))
+    written.update(*(words(entity_key(i)) for i in retrieval.question_identifiers))
+    stop = stop_words()
+    return list(dict.fromkeys(
+        w for p, w in enumerate(said)
+        if p not in at_names and w not in written and w not in stop and w not in STATUS_WORDS
+        and not w.isdigit() and not is_common_word(w, QUOTE_WORD_ZIPF)))
+
+
+def strays_from_lead(retrieval: Retrieval, top: str, runner: str,
+                     explanations: Mapping[str, Explanation], corpus: Corpus) -> bool:
+    """``top`` and ``runner`` (the next anchor off its chain) both hold the names the question
+    links, so the names do not make the lead, the question quotes nothing of ``top`` (its title,
+    or ``MIN_QUOTED_TEXT_WORDS`` of its text), and a rare word of the question ``top`` does not
+    write (``unwritten_words``) is held by ``MIN_WORD_HOLDERS`` or more other documents of its
+    kind, and not by ``top`` in any form (``Corpus.word_holders``: the index stems; one
+    statement, asked only then)."""
+    groups = question_mentions(retrieval)
+    held = dict(zip(retrieval.anchors, retrieval.anchor_held, strict=False))
+    if not groups or not all(set(g) & set(held.get(a, ())) for g in groups for a in (top, runner)):
+        return False
+    document = explanations[top]
+    if (quotes_title(retrieval.question, document.title)
+            or quoted_run(retrieval.question, title_and_text(document)) is not None):
+        return False  # a question quoting the lead accounts for it, whatever its other words
+    asked = unwritten_words(retrieval, document)
+    if not asked or document.kind is None:
+        return False
+    found = corpus.word_holders(top, document.kind, asked, retrieval.as_of, retrieval.known_at)
+    return any(f is not None and not f[0] and f[1] >= MIN_WORD_HOLDERS for f in found)
 
 
 def filled_by(retrieval: Retrieval, groups: Sequence[Sequence[str]]) -> bool:

@@ -127,6 +127,39 @@ def test_quoted_documents_read_the_corpus_of_the_questions_date_and_instant(car:
     assert r.quoted_documents("the of and") == []  # nothing but stop words: no look-up
 
 
+def test_word_holders_tell_whether_the_document_and_others_of_its_kind_hold_a_word_then(car: CarClient) -> None:
+    """word_holders.cypher: for each word, whether the document holds it in some form (the index
+    stems) and how many other documents of the asked kind do -- as of the question's date and as
+    recorded at its instant."""
+    r = car.retriever
+    car.ingest([parse_record(d) for d in (
+        approval("ATO", "cincophen", 1908, "Gouts"),
+        withdrawal("ATO-W", "cincophen", 1991, "ATO"),
+        approval("ZYL", "allopurinol", 1966, None),
+        approval("BEN", "probenecid", 1951, "Gout"),  # rewritten below without it
+    )], rules=[])
+    first = last_run_at(car)
+    car.ingest([parse_record(d) for d in (
+        approval("URI", "lesinurad", 2015, "Gout"),
+        approval("BEN", "probenecid", 1951, None),
+    )], rules=[])
+    second = last_run_at(car)
+    car.delete(["URI"])
+
+    # ATO writes "Gouts": it holds "gout" in another form; BEN no longer does, URI is deleted
+    assert r.word_holders("ATO", "approval", ["gout"]) == [(True, 0)]
+    assert r.word_holders("ZYL", "approval", ["gout", "liver", "zzyzx"]) == [
+        (False, 1), (False, 0), (False, 0)]  # the withdrawal writes "liver": another kind
+    assert r.word_holders("ZYL", "withdrawal", ["liver"]) == [(False, 1)]
+    # as recorded after the second ingest: URI was there, BEN rewritten
+    assert r.word_holders("ZYL", "approval", ["gout"], known_at=second) == [(False, 2)]
+    assert r.word_holders("ZYL", "approval", ["gout"], known_at=second,
+                          as_of=date(2000, 1, 1)) == [(False, 1)]  # URI not yet published
+    # after the first: BEN's text of then held it
+    assert r.word_holders("ZYL", "approval", ["gout"], known_at=first) == [(False, 2)]
+    assert r.word_holders("ZYL", "approval", []) == []
+
+
 def test_kind_holders_count_the_other_documents_of_a_kind_holding_the_names_then(car: CarClient) -> None:
     """kind_holders.cypher: whether any other document of the subject's kind holds an entity of
     every mention -- as of the question's date and as recorded at its instant."""

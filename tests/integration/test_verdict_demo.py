@@ -160,7 +160,7 @@ def test_browser_command_prints_url_style_and_the_chain_of_the_question_subject(
 # once per graph version and clocks; which document a question naming several subjects quotes
 # beside them; whether another document of a kind holds the names): look-ups, no closure
 CORPUS_LOOKUPS = {"quote_sharers", "passage_holders", "answering_kinds", "quoted_documents",
-                  "kind_holders"}
+                  "kind_holders", "word_holders"}
 
 
 def test_answer_reads_the_closures_retrieval_walked_in_one_statement(demo_graph) -> None:

@@ -1313,6 +1313,9 @@ class FakeCorpus:
         self.asked_clocks: list[tuple[object, object]] = []
         self.holders = 0  # other documents of a kind holding the question's names
         self.asked_holders: list[tuple[object, ...]] = []
+        # a word -> (the asked document holds it, how many others of its kind do)
+        self.words_held: dict[str, tuple[bool, int] | None] = {}
+        self.asked_words: list[tuple[object, ...]] = []
 
     def passage_holders(self, asks, as_of, known_at):
         self.asked.extend(asks)
@@ -1329,6 +1332,10 @@ class FakeCorpus:
     def kind_holders(self, doc_id, mentions, as_of, known_at) -> int:
         self.asked_holders.append((doc_id, [list(m) for m in mentions], as_of, known_at))
         return self.holders
+
+    def word_holders(self, doc_id, kind, asked, as_of, known_at) -> list[tuple[bool, int] | None]:
+        self.asked_words.append((doc_id, kind, list(asked), as_of, known_at))
+        return [self.words_held.get(w, (False, 0)) for w in asked]
 
 
 def test_words_of_the_question_only_one_candidate_holds_and_few_documents_do_single_it_out() -> None:
@@ -2234,3 +2241,46 @@ def test_a_subject_left_by_elimination_gives_way_to_the_holder_of_its_name_the_q
     quoted_itself = replace(explained[D], doc_id="adv:x", controlling=(result("adv:x", "adv:x"),))
     assert quoted_holder(quoted_itself, [explained[B]], ("product:alpha",), r, docs,
                          explained.__getitem__) is None
+
+
+def test_a_lead_among_a_names_documents_on_the_frames_words_is_no_subject_when_a_rare_word_is_elsewhere() -> None:
+    # "In our Node.js app, npm audit reports a flaw that has CSRF": every advisory read is
+    # node's; one about npm tokens leads on "npm" by the margin, and it does not write "CSRF",
+    # which many advisories of other products do
+    NODE = ("product:node",)
+    explained = {a: replace(EXPLAINED[B], doc_id=a, kind="advisory", controlling=(result(a, a),),
+                            title=f"node: security flaw in the use of npm tokens {a}")
+                 for a in (A, B, C)}
+    r = replace(retrieval((A, B, C), (3.0, 1.7, 1.6), entities=NODE), anchor_held=(NODE,) * 3,
+                question="In our Node.js app, npm audit reports a flaw that has CSRF. Is there a fix?",
+                anchor_text_scores=(2.0, 0.7, 0.6), as_of=date(2021, 1, 1))
+
+    def asked_of(held: tuple[bool, int] | None, retrieved: Retrieval = r) -> tuple[Verdict, FakeCorpus]:
+        corpus = FakeCorpus()
+        corpus.words_held = {"csrf": held}
+        return judge(retrieved, explained, margin=1.0, corpus=corpus), corpus
+
+    verdict, corpus = asked_of((False, 12))
+    assert verdict.kind is VerdictKind.AMBIGUOUS and verdict.subject_id is None
+    assert {c.subject_id for c in verdict.candidates} == {A, B, C}
+    # asked once, of the lead, as of the retrieval's date, for the rare words it does not write:
+    # not "npm" (it writes it), nor the name, nor the status and everyday words
+    [(doc, kind, words_asked, as_of, known_at)] = corpus.asked_words
+    assert (doc, kind, as_of, known_at) == (A, "advisory", r.as_of, r.known_at)
+    assert "csrf" in words_asked
+    assert not {"npm", "node", "fix", "flaw", "reports", "app"} & set(words_asked)
+    # the lead holds the word in another form (the index stems), one other document holds it,
+    # or too many hold it to tell: the lead stands
+    for held in [(True, 12), (False, 1), None]:
+        stands, _ = asked_of(held)
+        assert stands.decisive and stands.subject_id == A and stands.singled_out_by == "margin"
+    # the next anchor does not hold the name: the name is part of the lead; nothing is asked
+    unnamed = replace(r, anchor_held=(NODE, (), NODE))
+    stands, corpus = asked_of((False, 12), unnamed)
+    assert stands.subject_id == A and corpus.asked_words == []
+    # a question whose words the lead writes asks nothing
+    written = replace(r, question="In our Node.js app, npm audit reports a flaw in npm tokens. Is there a fix?")
+    stands, corpus = asked_of((False, 12), written)
+    assert stands.subject_id == A and corpus.asked_words == []
+    # no corpus to ask (a hand-made retrieval): the margin alone, as before
+    assert judge(r, explained, margin=1.0).subject_id == A
