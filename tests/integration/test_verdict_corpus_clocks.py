@@ -30,8 +30,9 @@ def last_run_at(car: CarClient) -> Any:
     return car.driver.execute_query("MATCH (r:Run) RETURN max(r.at) AS at").records[0]["at"].to_native()
 
 
-def test_passage_holders_count_the_corpus_of_the_questions_date_and_instant(car: CarClient) -> None:
-    r = car.retriever
+def gout_history(car: CarClient) -> tuple[Any, Any]:
+    """Approvals for gout recorded in two ingests, one rewritten in between, and a withdrawal
+    deleted after: the instants after the first and the second ingest."""
     car.ingest([parse_record(d) for d in (
         approval("ATO", "cincophen", 1908, "Gout"),
         withdrawal("ATO-W", "cincophen", 1991, "ATO"),
@@ -48,6 +49,12 @@ def test_passage_holders_count_the_corpus_of_the_questions_date_and_instant(car:
     )], rules=[])
     second = last_run_at(car)
     car.delete(["ATO-W"])
+    return first, second
+
+
+def test_passage_holders_count_the_corpus_of_the_questions_date_and_instant(car: CarClient) -> None:
+    r = car.retriever
+    first, second = gout_history(car)
 
     assert r.passage_holders([("ATO", "gout")]) == [1]  # URI; BEN no longer holds it
     # as of 2012 URI was not published: nobody else held it
@@ -132,31 +139,24 @@ def test_word_holders_tell_whether_the_document_and_others_of_its_kind_hold_a_wo
     stems) and how many other documents of the asked kind do -- as of the question's date and as
     recorded at its instant."""
     r = car.retriever
-    car.ingest([parse_record(d) for d in (
-        approval("ATO", "cincophen", 1908, "Gouts"),
-        withdrawal("ATO-W", "cincophen", 1991, "ATO"),
-        approval("ZYL", "allopurinol", 1966, None),
-        approval("BEN", "probenecid", 1951, "Gout"),  # rewritten below without it
-    )], rules=[])
-    first = last_run_at(car)
-    car.ingest([parse_record(d) for d in (
-        approval("URI", "lesinurad", 2015, "Gout"),
-        approval("BEN", "probenecid", 1951, None),
-    )], rules=[])
-    second = last_run_at(car)
-    car.delete(["URI"])
+    first, second = gout_history(car)
 
-    # ATO writes "Gouts": it holds "gout" in another form; BEN no longer does, URI is deleted
-    assert r.word_holders("ATO", "approval", ["gout"]) == [(True, 0)]
-    assert r.word_holders("ZYL", "approval", ["gout", "liver", "zzyzx"]) == [
-        (False, 1), (False, 0), (False, 0)]  # the withdrawal writes "liver": another kind
-    assert r.word_holders("ZYL", "withdrawal", ["liver"]) == [(False, 1)]
-    # as recorded after the second ingest: URI was there, BEN rewritten
-    assert r.word_holders("ZYL", "approval", ["gout"], known_at=second) == [(False, 2)]
-    assert r.word_holders("ZYL", "approval", ["gout"], known_at=second,
-                          as_of=date(2000, 1, 1)) == [(False, 1)]  # URI not yet published
-    # after the first: BEN's text of then held it
+    # ATO and URI write "gout"; BEN no longer does
+    assert r.word_holders("ZYL", "approval", ["gout"]) == [(False, 2)]
+    assert r.word_holders("ATO", "approval", ["gout", "zzyzx"]) == [(True, 1), (False, 0)]
+    # ZYL writes "approved": it holds "approve" in another form, as the four others do
+    assert r.word_holders("ZYL", "approval", ["approve"]) == [(True, 4)]
+    # only documents of the asked kind count: the withdrawal (there then) writes "liver"
+    assert r.word_holders("ZYL", "approval", ["liver"], known_at=second) == [(False, 0)]
+    # as of 2012 URI was not published
+    assert r.word_holders("ZYL", "approval", ["gout"], as_of=date(2012, 1, 1)) == [(False, 1)]
+    # as recorded after the first ingest: BEN's text of then held it, URI was not recorded
     assert r.word_holders("ZYL", "approval", ["gout"], known_at=first) == [(False, 2)]
+    assert r.word_holders("ZYL", "approval", ["gout"], known_at=first,
+                          as_of=date(1940, 1, 1)) == [(False, 1)]
+    # the withdrawal deleted since was there then
+    assert r.word_holders("ZYL", "withdrawal", ["liver"], known_at=second) == [(False, 1)]
+    assert r.word_holders("ZYL", "withdrawal", ["liver"]) == [(False, 0)]
     assert r.word_holders("ZYL", "approval", []) == []
 
 
