@@ -86,6 +86,21 @@ TEMPLATES = {
     "ctx-k8s": "Our Kubernetes cluster audit mentions {f}; still open?",
     "ctx-linux": "On Linux servers we saw {f}. Is a fix out?",
     "ctx-web": "Our web server logs show attempts at {f}. Are we patched?",
+    # written on 2026-12-05 at night, after the rules above, before their outcomes were seen:
+    # more plain forms, and more of the asker's own stack (a build tool, a platform, a language)
+    "n-worry": "Hi, quick question: is {f} something we still need to worry about in the "
+               "latest release?",
+    "n-re": "Re {f} -- was a patched version ever published?",
+    "n-newest": "Does the newest version still have {f}?",
+    "n-saw": "I saw a report of {f}. Is this vulnerability fixed?",
+    "n-closed-out": "Has the vulnerability involving {f} been closed out?",
+    "n-any-patch": "{f}. Any patch?",
+    "n-rails": "Our Ruby on Rails app is flagged for {f}. Patched?",
+    "n-php": "Our PHP site may have {f}. Is there a fixed version?",
+    "n-jenkins": "Jenkins plugin scan: {f}. Fix available?",
+    "n-django": "In our Django project, bandit reports {f}. Fixed?",
+    "n-android": "Our Kotlin Android app has {f}; should we upgrade?",
+    "n-java-maven": "Maven dependency check warns about {f} in our Spring service. Resolved?",
 }
 
 # Frames for a question about two products' flaws (the ``two_named*`` rows, whose
