@@ -17,15 +17,12 @@ relative of a name, an unquoted lead").
 
 from __future__ import annotations
 
-import argparse
-import json
 import re
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from car_graph.client import CarClient
-from car_graph_benchmarks.phrasings import ask, print_report, report
+from car_graph_benchmarks.phrasings import ask, probe_arguments, report, show
 
 FRAMES = {
     "d-fixed": "Has the issue where {c} been fixed?",
@@ -51,13 +48,7 @@ def detail(text: str, names: set[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("queries", nargs="+", type=Path)
-    parser.add_argument("--out", type=Path, help="one JSON line per question with its verdict")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
-    rows = [json.loads(line) for path in args.queries
-            for line in path.read_text().splitlines() if line.strip()]
+    args, rows = probe_arguments(argv, __doc__ or "")
     by_anchor: dict[str, dict[str, Any]] = {}
     for row in rows:
         if len(row.get("anchors") or []) == 1:
@@ -77,11 +68,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     out.write(line + "\n")
     if out is not None:
         out.close()
-    scores = report(per_frame, sum(map(len, per_frame.values())), "by_frame")
-    if args.json:
-        print(json.dumps(scores, indent=2))
-    else:
-        print_report(scores, "by_frame", "questions")
+    show(report(per_frame, sum(map(len, per_frame.values())), "by_frame"), args.json, "by_frame",
+         "questions")
     return 0
 
 

@@ -370,14 +370,29 @@ def print_report(scores: dict[str, Any], by: str, what: str) -> None:
               f"right={scored['decisive_right']:3d} stale={scored['stale']:3d}")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def probe_arguments(argv: Sequence[str] | None, doc: str) -> tuple[argparse.Namespace, list[dict[str, Any]]]:
+    """A probe's command line (query files, ``--out``, ``--json``; ``doc``: its module docstring)
+    and every row of its query files."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("queries", nargs="+", type=Path)
     parser.add_argument("--out", type=Path, help="one JSON line per question with its verdict")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     rows = [json.loads(line) for path in args.queries
             for line in path.read_text().splitlines() if line.strip()]
+    return args, rows
+
+
+def show(scores: dict[str, Any], as_json: bool, by: str, what: str) -> None:
+    """A probe's report: its JSON, or the lines of ``print_report``."""
+    if as_json:
+        print(json.dumps(scores, indent=2))
+    else:
+        print_report(scores, by, what)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args, rows = probe_arguments(argv, __doc__ or "")
     asked = questions(rows)
     per_template: dict[str, list[Any]] = {}
     out = args.out.open("w") if args.out else None
@@ -389,11 +404,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 out.write(line + "\n")
     if out is not None:
         out.close()
-    scores = report(per_template, len(asked), "by_template")
-    if args.json:
-        print(json.dumps(scores, indent=2))
-    else:
-        print_report(scores, "by_template", "distinct questions")
+    show(report(per_template, len(asked), "by_template"), args.json, "by_template",
+         "distinct questions")
     return 0
 
 
