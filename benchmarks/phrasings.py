@@ -101,6 +101,15 @@ TEMPLATES = {
     "n-django": "In our Django project, bandit reports {f}. Fixed?",
     "n-android": "Our Kotlin Android app has {f}; should we upgrade?",
     "n-java-maven": "Maven dependency check warns about {f} in our Spring service. Resolved?",
+    # written 2026-12-06, before their outcomes were seen: other stacks, scanners and reporters
+    "b-snyk": "Snyk flagged {f} in my Laravel project. Is it patched?",
+    "b-trivy": "Trivy reports {f} for our Alpine container. Fixed upstream?",
+    "b-sonar": "SonarQube says {f} in our .NET API. Is there an update?",
+    "b-wordpress": "My WordPress site might have {f}. Has it been fixed?",
+    "b-ios": "Our Swift iOS app bundles a library with {f}. Safe to ship?",
+    "b-gradle": "Gradle build scan shows {f} in our Kotlin backend. Is a fixed release out?",
+    "b-cargo": "cargo audit warns about {f} in my Rust CLI. Is there a patched crate?",
+    "b-plain": "Is {f} still a problem?",
 }
 
 # Frames for a question about two products' flaws (the ``two_named*`` rows, whose
