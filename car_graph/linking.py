@@ -626,6 +626,55 @@ def written_as_name(word: str, question: str) -> bool:
     return False
 
 
+# First-person possessives: the names written right after one describe the asker's own setting
+ASKER_POSSESSIVES = frozenset({"our", "my"})
+# Verbs of a clause whose subject reports what the question asks about ("Maven dependency check
+# warns about ...", "GitHub Dependabot says ...": the reporter's names are not the flaw's)
+REPORTING_VERBS = frozenset({
+    "warns", "warned", "reports", "reported", "flags", "flagged", "says", "said", "mentions",
+    "mentioned", "lists", "listed", "shows", "showed", "alerts", "alerted", "detects",
+    "detected", "finds", "found",
+})
+# The words a reporter's noun phrase may hold besides names and content words
+_REPORTER_DETERMINERS = frozenset({"the", "a", "an", "our", "my", "your", "their"})
+_REPORTER_WORDS = 5  # the longest noun phrase read as a reporter
+_TOKEN = re.compile(r"[A-Za-z0-9]+")  # ``words``' runs, before lower-casing
+_CLAUSE_BREAK = re.compile(r"[.!?;:,\n]")
+
+
+def setting_words(question: str) -> frozenset[str]:
+    """Words (as ``words`` gives them) the question writes only as names of the asker's own
+    setting: capitalised words right after a first-person possessive ("Our PHP site may have
+    ...", "in our Kotlin Android app"), or in the noun phrase opening a clause whose verb
+    reports ("Maven dependency check warns about ...", "GitHub Dependabot says ..."). They say
+    where the asker meets the thing asked about and who reported it, not which document it is:
+    one document of thousands writing "PHP" is no subject of "Our PHP site may have cross-site
+    scripting". A name the asker also writes elsewhere ("In our Acme service, is the Acme parser
+    flaw fixed?") is not only the setting's."""
+    found = list(_TOKEN.finditer(question))
+    tokens = [m.group(0) for m in found]
+    setting = set()
+    for i, token in enumerate(tokens):
+        if token.lower() in ASKER_POSSESSIVES:
+            j = i + 1
+            while j < len(tokens) and tokens[j][:1].isupper():
+                setting.add(j)
+                j += 1
+    stop = stop_words()
+    opens = [0, *(i for i in range(1, len(found))
+                  if _CLAUSE_BREAK.search(question, found[i - 1].end(), found[i].start()))]
+    for start, end in zip(opens, [*opens[1:], len(tokens)], strict=True):
+        verb = next((i for i in range(start, end) if tokens[i].lower() in REPORTING_VERBS), None)
+        if verb is None or not 0 < verb - start <= _REPORTER_WORDS:
+            continue
+        phrase = [t.lower() for t in tokens[start:verb]]
+        if all(w in _REPORTER_DETERMINERS or w not in stop for w in phrase):
+            setting.update(i for i in range(start, verb) if tokens[i][:1].isupper()
+                           and tokens[i].lower() not in _REPORTER_DETERMINERS)
+    elsewhere = {t.lower() for i, t in enumerate(tokens) if i not in setting}
+    return frozenset(tokens[i].lower() for i in setting) - elsewhere
+
+
 def short_name_tokens(question: str, stop_words: frozenset[str], settings: LinkingSettings) -> list[str]:
     """Tokens of at most ``short_name_length`` characters that may be a short name as written.
 

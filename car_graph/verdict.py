@@ -78,6 +78,7 @@ from car_graph.linking import (
     holds_passage,
     is_common_word,
     only_in_qualified_names,
+    setting_words,
     spelled_out,
     words,
     written_as_name,
@@ -794,7 +795,9 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
     # hold every mention the question makes: words of one document do not answer a question that
     # also names another product. A word it writes only as a segment of a path or a member
     # ("go/scanner") is the name's, and a question using it bare ("our scanner flagged") does not
-    # cite the name. A candidate of a kind that only answers (a recall, a withdrawal, a release
+    # cite the name. Nor does a name of the asker's own setting ("Our PHP site may have cross-site
+    # scripting": ``setting_words``) say which flaw the asker means, though one advisory alone
+    # writes "PHP". A candidate of a kind that only answers (a recall, a withdrawal, a release
     # note: ``Corpus.answering_kinds``) is not what a question asks about by its words alone:
     # "Drug for psoriasis - withdrawn?" reads withdrawals, and a shampoo's recall that alone
     # writes "psoriasis" is no drug the question means, still less one "in force"
@@ -804,6 +807,7 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
                             and all(set(g).isdisjoint(holds.get(a, ())) for a in close))]
         texts = {a: title_and_text(explanations[a]) for a in close}
         only_answer = corpus.answering_kinds(retrieval.as_of, retrieval.known_at)
+        setting = setting_words(retrieval.question)
         asks: dict[str, list[str]] = {}  # candidate -> its passage, then its own words
         for a in close:
             if explanations[a].kind in only_answer:
@@ -814,7 +818,7 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
                 continue
             theirs = set().union(*(words(texts[o]) for o in close if o != a))
             own_words = [w for w in dict.fromkeys(passage.split())
-                         if w not in theirs and w not in STATUS_WORDS
+                         if w not in theirs and w not in STATUS_WORDS and w not in setting
                          and (not is_common_word(w, EVERYDAY_WORD_ZIPF)
                               or written_as_name(w, retrieval.question))
                          and not only_in_qualified_names(w, texts[a], retrieval.question)]

@@ -22,6 +22,7 @@ from car_graph.linking import (
     name_word_pattern,
     partial_digit_runs,
     readings_per_name,
+    setting_words,
     short_name_tokens,
     significant_words,
     spelled_out,
@@ -208,6 +209,28 @@ def test_partial_digit_runs(question: str, expected: list[str]) -> None:
 def test_written_as_name_is_capitalised_other_than_at_a_sentences_start(
         word: str, question: str, expected: bool) -> None:
     assert written_as_name(word, question) is expected
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Our PHP site may have cross-site scripting. Is there a fixed version?", {"php"}),
+        ("Our Kotlin Android app has it; should we upgrade?", {"kotlin", "android"}),
+        ("In our Node.js app, npm audit reports a flaw", {"node"}),  # "js" is not capitalised
+        ("My doctor mentioned an old gout medicine", set()),  # no name after the possessive
+        ("Is the PHP flaw in our PHP site fixed?", set()),  # the asker names it as the subject too
+        ("Does PHP still have the flaw?", set()),  # no possessive: a name the question asks about
+        # the noun phrase opening a clause whose verb reports: the reporter's names
+        ("Maven dependency check warns about a flaw in our Spring service.", {"maven", "spring"}),
+        ("GitHub Dependabot says the parser overflows. Upgrade?", {"github", "dependabot"}),
+        ("Fixed? The CVE scanner flagged an overflow", {"cve"}),  # a later clause's reporter
+        ("Is the XSS that Acme reported fixed?", set()),  # no bare noun phrase before the verb
+        ("Acme Parser Library Test Suite Runner Tool warns about it", set()),  # too long for one
+    ],
+)
+def test_setting_words_name_the_askers_own_setting_or_the_reporter_not_the_subject(
+        question: str, expected: set[str]) -> None:
+    assert setting_words(question) == expected
 
 
 def test_digit_runs_inside_spelled_identifiers_are_not_partial() -> None:

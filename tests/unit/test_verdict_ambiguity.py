@@ -1431,8 +1431,18 @@ def words_single_out_a(r: Retrieval, explained: dict[str, Explanation]) -> bool:
         ("Williamson County Regional Planning Commission", "Suydam v. Williamson",
          "Do I still have to go to state court, as williamson county held?",
          "Do I still have to go to state court, as Williamson County held?"),
+        # "Our PHP site": a name of the asker's own setting, where the asker meets the flaw; A
+        # alone writing "PHP" does not make it the cross-site scripting the asker means
+        ("DataTables: cross-site scripting in the PHP editor", "Cross-site scripting in the admin panel",
+         "Our PHP site may have cross-site scripting. Is there a fixed version?",
+         "Is the cross-site scripting in the PHP editor fixed?"),
+        # "Maven dependency check warns about ...": the name of who reports the flaw
+        ("Updatecli exposes Maven credentials in console output", "Problem in the parser",
+         "Maven dependency check warns about a problem. Resolved?",
+         "Are Maven credentials still exposed in console output?"),
     ],
-    ids=["inside-a-qualified-name", "everyday-word", "everyday-word-of-a-name"],
+    ids=["inside-a-qualified-name", "everyday-word", "everyday-word-of-a-name", "asker-setting",
+         "reporter"],
 )
 def test_words_of_the_questions_frame_a_candidate_alone_holds_do_not_single_it_out(
         a_title: str, b_title: str, frame: str, citing: str) -> None:
