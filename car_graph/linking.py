@@ -639,7 +639,7 @@ REPORTING_VERBS = frozenset({
 _REPORTER_DETERMINERS = frozenset({"the", "a", "an", "our", "my", "your", "their"})
 _REPORTER_WORDS = 5  # the longest noun phrase read as a reporter
 _TOKEN = re.compile(r"[A-Za-z0-9]+")  # ``words``' runs, before lower-casing
-_CLAUSE_BREAK = re.compile(r"[.!?;:,\n]")
+_CLAUSE_BREAK = re.compile(r"[.!?;:,]\s|\n")  # not the dot inside "Node.js" or "v1.2"
 
 
 def setting_words(question: str) -> frozenset[str]:

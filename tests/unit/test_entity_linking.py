@@ -224,6 +224,7 @@ def test_written_as_name_is_capitalised_other_than_at_a_sentences_start(
         ("Maven dependency check warns about a flaw in our Spring service.", {"maven", "spring"}),
         ("GitHub Dependabot says the parser overflows. Upgrade?", {"github", "dependabot"}),
         ("Fixed? The CVE scanner flagged an overflow", {"cve"}),  # a later clause's reporter
+        ("Acme.io scanner flags an overflow", {"acme"}),  # a dot inside a name ends no clause
         ("Is the XSS that Acme reported fixed?", set()),  # no bare noun phrase before the verb
         ("Acme Parser Library Test Suite Runner Tool warns about it", set()),  # too long for one
     ],
