@@ -190,6 +190,10 @@ MASKED_TEMPLATES: dict[tuple[str, ...], dict[str, str]] = {
         "nf-safety": "There was a safety problem with a drug for {ind}. Is it still approved?",
         "nf-lower": "drug for {ind} - withdrawn?",
         "nf-doctor": "My doctor mentioned an old {ind} medicine. Can it still be prescribed?",
+        # written 2026-12-06, before their outcomes were seen: a setting and a reporter
+        "b-walgreens": "Our Walgreens pharmacist says the drug for {ind} was pulled. True?",
+        "b-medicare": "My Medicare plan covers a drug for {ind}. Is it still approved?",
+        "b-fda-reports": "FDA reports a problem with the {ind} drug. Was it withdrawn?",
     },
     ("cls", "ind"): {"masked-class-withdrawn": "Was the {cls} for {ind} withdrawn?",
                      "nf-class": "Is the {ind} {cls} still marketed?",
@@ -217,6 +221,10 @@ DRUG_NAME_TEMPLATES = {
     "nf-status": "Regulatory status of {n}?",
     "nf-safe": "Was {n} taken off the market for safety reasons?",
     "nf-lower": "{n} still approved??",
+    # written 2026-12-06, before their outcomes were seen: the name after "my", a reporter
+    "b-my-name": "My {n} prescription ran out. Can it be refilled?",
+    "b-medscape": "Medscape says {n} was withdrawn. Is that right?",
+    "b-clinic": "Our clinic still stocks {n}. Is it still approved?",
 }
 
 # Frames for a question about four products' flaws: two consecutive pair rows asked together,
