@@ -132,6 +132,9 @@ VERDICT_MARGIN = 1.0
 # (docs/rag.md): every decisive name-held subject there fits at >= 1.0 (the named subjects of the
 # two-named sets at >= 0.68 but one, 0.24, superseded); the spurious in-force one at 0.27.
 MIN_TEXT_FIT = 0.5
+# The question's words besides a name's own that another document must write with it, in the
+# question's order, to be read as using the name as a word of its text (``verdict_for``)
+WORDS_AROUND_A_NAME = 2
 # The reason a subject left alone among candidates of a kind that only answers is asserted
 # (``judge``): the weakest evidence, which a quote of another holder overrides (``verdict_for``)
 BY_ELIMINATION = "the others are of a kind that answers"
@@ -1354,11 +1357,23 @@ def name_read_as_word(verdict: Verdict, retrieval: Retrieval, held: Mapping[str,
     aside. The name's boost made the lead; the other document uses the name the way the
     question may ("when decoding a tensor from protobuf": a TensorFlow advisory's words, and a
     project named protobuf). Empty when the verdict stands."""
-    subject = verdict.subject_id
-    if (verdict.kind is not VerdictKind.IN_FORCE or verdict.singled_out_by != "margin"
-            or subject is None):
+    if verdict.singled_out_by != "margin":
         return []
-    mine = set(held.get(subject, ())) & set(retrieval.question_entities)
+    return word_readers(verdict, retrieval.question_entities, retrieval, held, text_of, k, margin)
+
+
+def word_readers(verdict: Verdict, entities: Iterable[str], retrieval: Retrieval,
+                 held: Mapping[str, Iterable[str]], text_of: Callable[[str], str], k: int,
+                 margin: float) -> list[str]:
+    """The top ``k`` anchors other than an IN FORCE subject holding some of ``entities`` (the
+    linked names, as ``name_read_as_word`` tells) that do not hold them, write their words in
+    their own text (``text_of``) and fit the question's own words at least as well as the
+    subject, less ``margin``. Empty when the subject holds an identifier the question gives, a
+    name of several words it writes whole, or a term its title defines."""
+    subject = verdict.subject_id
+    if verdict.kind is not VerdictKind.IN_FORCE or subject is None:
+        return []
+    mine = set(held.get(subject, ())) & set(entities)
     if (not mine or identified(retrieval, mine) or named_whole(retrieval, mine)
             or defined_by_title(mine)):
         return []
@@ -1614,6 +1629,11 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
     def quoted_subject(doc: str) -> Verdict:  # a subject the question's quote names
         return subject_verdict(doc, "text quoted in the question")
 
+    def text_of(anchor: str) -> str:
+        if anchor not in explanations:
+            explanations[anchor] = closure_of(anchor)
+        return title_and_text(explanations[anchor])
+
     named = named_subjects(retrieval, held, k)
     if named:
         groups = subject_mentions(retrieval, held, k)
@@ -1632,8 +1652,35 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
         # a mention whose only reading is a weakly named document in force is a word of the
         # question, not a subject: without it, one subject may be left (judged below) -- unless
         # the question quotes that document, which is more than a name used as a word
+        # -- and so is one whose document in force fits the question's own words worse than an
+        # anchor holding no name the question links whose text writes the name inside words
+        # of the question around it ("the shell_quote function does not properly ...", an
+        # advisory's words, beside the package named shell-quote). Another subject writing the
+        # name is no such reader, nor is a text holding the name apart from the question's
+        # words around it ("Do gtk and miow still suffer ...": a sibling's "gtk-rs bindings"),
+        # nor one when the subject's own text writes the name among those words too
+        linked = set(retrieval.question_entities)
+        said = words(retrieval.question)
+
+        def read_as_word(v: Verdict, group: Sequence[str]) -> bool:
+            spans = mention_positions(group, said, retrieval.spellings)
+            if not spans or v.subject_id is None:
+                return False
+            around = max(end - start for start, end in spans) + WORDS_AROUND_A_NAME
+
+            def writes_around(anchor: str) -> bool:
+                inside = held_positions(said, words(text_of(anchor)), around)
+                return all(set(range(start, end)) <= inside for start, end in spans)
+
+            # the subject writing the name among the same words (siblings' shared boilerplate)
+            # reads it so as well as any other document does
+            return not writes_around(v.subject_id) and any(
+                linked.isdisjoint(held.get(a, ())) and writes_around(a)
+                for a in word_readers(v, group, retrieval, held, text_of, k, 0.0))
+
         kept_groups = [(v, g) for v, g in zip(verdicts, groups, strict=True)
-                       if not weakly_named(v, retrieval, held, in_force_only=True)
+                       if not (weakly_named(v, retrieval, held, in_force_only=True)
+                               or read_as_word(v, g))
                        or quoted_whole_or_in_part(retrieval, explanations[v.subject_id or ""], sharers)]
         # a name written inside a passage the question quotes from another subject's text is a
         # word of that quote ("... OpenStack python-keystoneclient disables certification
@@ -1695,11 +1742,6 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
     voided = voided_by_every_candidate(verdict, retrieval, explanations, held, corpus)
     if voided is not None:
         verdict = subject_verdict(voided, "voided by every close candidate", verdict.lead)
-
-    def text_of(anchor: str) -> str:
-        if anchor not in explanations:
-            explanations[anchor] = closure_of(anchor)
-        return title_and_text(explanations[anchor])
 
     if verdict.decisive and led_unquoted(verdict, retrieval, explanations):
         # a lead on words the question does not quote, in a question naming nothing, beside a

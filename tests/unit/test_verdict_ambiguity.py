@@ -1194,6 +1194,28 @@ def test_a_weakly_named_second_subject_in_force_is_dropped_and_unheld_mentions_n
     several_ = verdict_for(fits, EXPLAINED.__getitem__, k=5, margin=1.0)
     assert several_.kind is VerdictKind.MULTIPLE
     assert [s.subject_id for s in several_.subjects] == [A, B]
+    # ... unless an anchor that holds no name the question links writes "beta" inside the
+    # question's words around it ("the beta reader") and fits the question's own words better
+    # than B: the question may use the name as that text does
+    worded = replace(retrieval((A, FIX, B, C), (3.0, 2.5, 1.3, 1.2),
+                               entities=("product:alpha", "product:beta", "product:gamma")),
+                     question="Is the alpha flaw unpatched, and does the beta reader loop forever?",
+                     anchor_held=(("product:alpha",), ("product:alpha",), ("product:beta",), ()),
+                     anchor_text_scores=(2.0, 1.5, 0.9, 1.2))
+    beta_word = {**EXPLAINED, C: replace(EXPLAINED[C], text="The beta reader loops on a header.")}
+    read = verdict_for(worded, beta_word.__getitem__, k=5, margin=1.0)
+    assert read.kind is not VerdictKind.MULTIPLE
+    assert B not in {read.subject_id, *(s.subject_id for s in read.subjects)}
+    # C fitting worse than B, not writing the name, or writing it apart from the question's
+    # words around it ("is beta affected"), leaves B a subject
+    worse = replace(worded, anchor_text_scores=(2.0, 1.5, 0.9, 0.8))
+    assert verdict_for(worse, beta_word.__getitem__, k=5, margin=1.0).kind is VerdictKind.MULTIPLE
+    assert verdict_for(worded, EXPLAINED.__getitem__, k=5, margin=1.0).kind is VerdictKind.MULTIPLE
+    apart = replace(worded, question="Is the alpha flaw unpatched, and is beta affected?")
+    assert verdict_for(apart, beta_word.__getitem__, k=5, margin=1.0).kind is VerdictKind.MULTIPLE
+    # ... and so does B's own text writing the name among the same words (siblings' boilerplate)
+    both = {**beta_word, B: replace(EXPLAINED[B], text="The beta reader loops on a header.")}
+    assert verdict_for(worded, both.__getitem__, k=5, margin=1.0).kind is VerdictKind.MULTIPLE
     # ... and so is one the question quotes, however little else of it fits: a quote is more
     # than a name used as a word -- unless a family of documents shares the passage
     b_text = "A crafted header makes the beta reader loop forever on every request it parses."
