@@ -638,10 +638,10 @@ REPORTING_VERBS = frozenset({
 # The words a reporter's noun phrase may hold besides names and content words
 _REPORTER_DETERMINERS = frozenset({"the", "a", "an", "our", "my", "your", "their"})
 _REPORTER_WORDS = 5  # the longest noun phrase read as a reporter
-_TOKEN = re.compile(r"[A-Za-z0-9]+")  # ``words``' runs, before lower-casing
 _CLAUSE_BREAK = re.compile(r"[.!?;:,]\s|\n")  # not the dot inside "Node.js" or "v1.2"
 
 
+@functools.lru_cache(maxsize=256)  # ``judge`` asks once per subject of a several-subject question
 def setting_words(question: str) -> frozenset[str]:
     """Words (as ``words`` gives them) the question writes only as names of the asker's own
     setting: capitalised words right after a first-person possessive ("Our PHP site may have
@@ -651,28 +651,43 @@ def setting_words(question: str) -> frozenset[str]:
     one document of thousands writing "PHP" is no subject of "Our PHP site may have cross-site
     scripting". A name the asker also writes elsewhere ("In our Acme service, is the Acme parser
     flaw fixed?") is not only the setting's."""
-    found = list(_TOKEN.finditer(question))
-    tokens = [m.group(0) for m in found]
+    spans = written_words(question)
+    tokens = [w for w, _, _ in spans]
+    capital = [question[begin].isupper() for _, begin, _ in spans]
     setting = set()
     for i, token in enumerate(tokens):
-        if token.lower() in ASKER_POSSESSIVES:
+        if token in ASKER_POSSESSIVES:
             j = i + 1
-            while j < len(tokens) and tokens[j][:1].isupper():
+            while j < len(tokens) and capital[j]:
                 setting.add(j)
                 j += 1
     stop = stop_words()
-    opens = [0, *(i for i in range(1, len(found))
-                  if _CLAUSE_BREAK.search(question, found[i - 1].end(), found[i].start()))]
+    opens = [0, *(i for i in range(1, len(spans))
+                  if _CLAUSE_BREAK.search(question, spans[i - 1][2], spans[i][1]))]
     for start, end in zip(opens, [*opens[1:], len(tokens)], strict=True):
-        verb = next((i for i in range(start, end) if tokens[i].lower() in REPORTING_VERBS), None)
+        verb = next((i for i in range(start, end) if tokens[i] in REPORTING_VERBS), None)
         if verb is None or not 0 < verb - start <= _REPORTER_WORDS:
             continue
-        phrase = [t.lower() for t in tokens[start:verb]]
-        if all(w in _REPORTER_DETERMINERS or w not in stop for w in phrase):
-            setting.update(i for i in range(start, verb) if tokens[i][:1].isupper()
-                           and tokens[i].lower() not in _REPORTER_DETERMINERS)
-    elsewhere = {t.lower() for i, t in enumerate(tokens) if i not in setting}
-    return frozenset(tokens[i].lower() for i in setting) - elsewhere
+        if all(w in _REPORTER_DETERMINERS or w not in stop for w in tokens[start:verb]):
+            setting.update(i for i in range(start, verb)
+                           if capital[i] and tokens[i] not in _REPORTER_DETERMINERS)
+    elsewhere = {t for i, t in enumerate(tokens) if i not in setting}
+    return frozenset(tokens[i] for i in setting) - elsewhere
+
+
+def written_words(text: str) -> list[tuple[str, int, int]]:
+    """``words(text)``, each with the span of ``text`` it was read from (start, end), so a
+    caller can see how it was written (its capital). Read from the lower-cased text itself, so
+    the two split alike even where lower-casing changes a text's length ("İ" is two characters
+    lower-cased)."""
+    lowered: list[str] = []
+    origin: list[int] = []  # the position in ``text`` of each character of ``lowered``
+    for i, char in enumerate(text):
+        low = char.lower()
+        lowered.append(low)
+        origin.extend([i] * len(low))
+    return [(m.group(0), origin[m.start()], origin[m.end() - 1] + 1)
+            for m in _WORD.finditer("".join(lowered))]
 
 
 def short_name_tokens(question: str, stop_words: frozenset[str], settings: LinkingSettings) -> list[str]:

@@ -1387,6 +1387,34 @@ def word_readers(verdict: Verdict, entities: Iterable[str], retrieval: Retrieval
             and any(name and holds_passage(text_of(a), name) for name in names)]
 
 
+def read_among_its_words(verdict: Verdict, group: Sequence[str], retrieval: Retrieval,
+                         held: Mapping[str, Iterable[str]], text_of: Callable[[str], str],
+                         k: int) -> bool:
+    """Whether a subject in force that the mention ``group`` names is the question's word, not
+    its subject: one of the top ``k`` anchors holding no name the question links
+    (``word_readers``, margin 0: it fits the question's own words at least as well) writes the
+    name inside the question's own words around it, the name plus ``WORDS_AROUND_A_NAME``, in
+    order ("the shell_quote function does not properly ...", an advisory's words, beside the
+    package named shell-quote). Another subject writing the name is no such reader, nor is a
+    text holding the name apart from the question's words around it ("Do gtk and miow still
+    suffer ...": a sibling's "gtk-rs bindings"). Nor does it hold when the subject's own text
+    writes the name among the same words: siblings' shared boilerplate reads it so as well."""
+    said = words(retrieval.question)
+    spans = mention_positions(group, said, retrieval.spellings)
+    if not spans or verdict.subject_id is None:
+        return False
+    around = max(end - start for start, end in spans) + WORDS_AROUND_A_NAME
+
+    def writes_around(anchor: str) -> bool:
+        inside = held_positions(said, words(text_of(anchor)), around)
+        return all(set(range(start, end)) <= inside for start, end in spans)
+
+    linked = set(retrieval.question_entities)
+    return not writes_around(verdict.subject_id) and any(
+        linked.isdisjoint(held.get(a, ())) and writes_around(a)
+        for a in word_readers(verdict, group, retrieval, held, text_of, k, 0.0))
+
+
 def named_subjects(retrieval: Retrieval, held: Mapping[str, Iterable[str]],
                    k: int) -> list[tuple[str, ...]]:
     """For a question with two or more mentions that name a subject (``subject_mentions``)
@@ -1652,35 +1680,11 @@ def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], 
         # a mention whose only reading is a weakly named document in force is a word of the
         # question, not a subject: without it, one subject may be left (judged below) -- unless
         # the question quotes that document, which is more than a name used as a word
-        # -- and so is one whose document in force fits the question's own words worse than an
-        # anchor holding no name the question links whose text writes the name inside words
-        # of the question around it ("the shell_quote function does not properly ...", an
-        # advisory's words, beside the package named shell-quote). Another subject writing the
-        # name is no such reader, nor is a text holding the name apart from the question's
-        # words around it ("Do gtk and miow still suffer ...": a sibling's "gtk-rs bindings"),
-        # nor one when the subject's own text writes the name among those words too
-        linked = set(retrieval.question_entities)
-        said = words(retrieval.question)
-
-        def read_as_word(v: Verdict, group: Sequence[str]) -> bool:
-            spans = mention_positions(group, said, retrieval.spellings)
-            if not spans or v.subject_id is None:
-                return False
-            around = max(end - start for start, end in spans) + WORDS_AROUND_A_NAME
-
-            def writes_around(anchor: str) -> bool:
-                inside = held_positions(said, words(text_of(anchor)), around)
-                return all(set(range(start, end)) <= inside for start, end in spans)
-
-            # the subject writing the name among the same words (siblings' shared boilerplate)
-            # reads it so as well as any other document does
-            return not writes_around(v.subject_id) and any(
-                linked.isdisjoint(held.get(a, ())) and writes_around(a)
-                for a in word_readers(v, group, retrieval, held, text_of, k, 0.0))
-
+        # -- and so is one whose document in force another anchor reads as the question's own
+        # words around the name (``read_among_its_words``)
         kept_groups = [(v, g) for v, g in zip(verdicts, groups, strict=True)
                        if not (weakly_named(v, retrieval, held, in_force_only=True)
-                               or read_as_word(v, g))
+                               or read_among_its_words(v, g, retrieval, held, text_of, k))
                        or quoted_whole_or_in_part(retrieval, explanations[v.subject_id or ""], sharers)]
         # a name written inside a passage the question quotes from another subject's text is a
         # word of that quote ("... OpenStack python-keystoneclient disables certification

@@ -4,6 +4,8 @@ partial identifiers."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from car_graph.ingest.domains.drug.entities import SALTS
 from car_graph.linking import (
@@ -35,6 +37,7 @@ from car_graph.linking import (
     words,
     written_as_name,
     written_whole,
+    written_words,
 )
 
 STOP = frozenset({"the", "is", "in", "of", "on", "still", "a", "it", "i", "by", "for", "to", "can", "go", "and"})
@@ -232,6 +235,23 @@ def test_written_as_name_is_capitalised_other_than_at_a_sentences_start(
 def test_setting_words_name_the_askers_own_setting_or_the_reporter_not_the_subject(
         question: str, expected: set[str]) -> None:
     assert setting_words(question) == expected
+
+
+@given(st.text())
+@example("our Kİosk says")  # "İ" lower-cased is "i" and a combining dot: two characters
+@example("Maven \u212aelvin check warns about it")  # the Kelvin sign lower-cases to "k"
+def test_setting_words_are_words_of_the_question_split_as_words_splits_it(question: str) -> None:
+    # a setting word is left out of a candidate's own words (as ``words`` reads them), so the
+    # two must split a question alike, however lower-casing changes it
+    assert [w for w, _, _ in written_words(question)] == words(question)
+    assert setting_words(question) <= set(words(question))
+
+
+def test_written_words_keep_the_span_each_word_was_read_from() -> None:
+    question = "In our Node.js app, İzmir"
+    assert [(w, question[a:b]) for w, a, b in written_words(question)] == [
+        ("in", "In"), ("our", "our"), ("node", "Node"), ("js", "js"), ("app", "app"),
+        ("i", "İ"), ("zmir", "zmir")]
 
 
 def test_digit_runs_inside_spelled_identifiers_are_not_partial() -> None:

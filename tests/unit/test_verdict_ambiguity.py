@@ -47,6 +47,7 @@ from car_graph.verdict import (
     not_the_whole_question,
     outcome,
     outfitted,
+    read_among_its_words,
     several,
     subject_mentions,
     text_fit,
@@ -1231,6 +1232,38 @@ def test_a_weakly_named_second_subject_in_force_is_dropped_and_unheld_mentions_n
     boilerplate = verdict_for(quoting, explained.__getitem__, k=5, margin=1.0,
                               sharers=lambda d, p: MAX_QUOTE_SHARERS + 1)
     assert boilerplate.kind is VerdictKind.AMBIGUOUS
+
+
+def test_a_subject_in_force_is_read_as_a_word_where_an_unnamed_anchor_writes_the_name_among_the_questions_words() -> None:
+    # B is in force, named by "beta"; C holds no linked name, writes "the beta reader" as the
+    # question does, and fits the question's own words better than B
+    r = replace(retrieval((A, FIX, B, C), (3.0, 2.5, 1.3, 1.2),
+                          entities=("product:alpha", "product:beta")),
+                question="Is the alpha flaw unpatched, and does the beta reader loop forever?",
+                anchor_held=(("product:alpha",), ("product:alpha",), ("product:beta",), ()),
+                anchor_text_scores=(2.0, 1.5, 0.9, 1.2))
+    held = dict(zip(r.anchors, r.anchor_held, strict=True))
+    texts = {A: "Title adv:a", FIX: "Title rel:fix", B: "Title adv:b heap overflow",
+             C: "Title adv:c The beta reader loops on a header."}
+    in_force = decide(r, EXPLAINED[B])
+    assert in_force.kind is VerdictKind.IN_FORCE and in_force.subject_id == B
+    beta = ("product:beta",)
+    assert read_among_its_words(in_force, beta, r, held, texts.__getitem__, 5)
+    # C beyond the top k, fitting worse than B, or holding a linked name is no reader
+    assert not read_among_its_words(in_force, beta, r, held, texts.__getitem__, 3)
+    worse = replace(r, anchor_text_scores=(2.0, 1.5, 0.9, 0.8))
+    assert not read_among_its_words(in_force, beta, worse, held, texts.__getitem__, 5)
+    named_c = {**held, C: ("product:alpha",)}
+    assert not read_among_its_words(in_force, beta, r, named_c, texts.__getitem__, 5)
+    # the name written apart from the question's words around it, or B writing the same run
+    apart = {**texts, C: "Title adv:c The reader of beta loops on a header."}
+    assert not read_among_its_words(in_force, beta, r, held, apart.__getitem__, 5)
+    both = {**texts, B: "Title adv:b The beta reader loops on a header."}
+    assert not read_among_its_words(in_force, beta, r, held, both.__getitem__, 5)
+    # a voided subject, or a mention the question does not write, is never read so
+    voided = replace(in_force, kind=VerdictKind.SUPERSEDED)
+    assert not read_among_its_words(voided, beta, r, held, texts.__getitem__, 5)
+    assert not read_among_its_words(in_force, ("product:gamma",), r, held, texts.__getitem__, 5)
 
 
 def test_the_distinct_passage_is_the_longest_run_of_the_question_no_other_text_holds() -> None:
