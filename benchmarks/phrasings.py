@@ -122,6 +122,10 @@ PAIR_TEMPLATES = {
     "respectively": "Do {a} and {b} still suffer from {fa} and {fb}, respectively?",
     "colon-list": "{a}: {fa}. {b}: {fb}. Are these patched?",
     "check-for": "Check {a} for {fa}, and {b} for {fb}: are fixes available?",
+    # written on 2026-12-06 before any run, to catch verdict.asked_from setting aside a subject
+    # the question names where an asker's setting or a reporter stands
+    "b-our-a": "In our {a} deployment we saw {fa}; is {b} also still exposed to {fb}?",
+    "b-maintainers": "{a} maintainers say {fa} is fixed. What about {fb} in {b}?",
 }
 
 # Frames for a question naming two products and nothing else (the drug ``two_named`` rows,
@@ -136,6 +140,9 @@ NAMED_PAIR_TEMPLATES = {
     "nf-both": "Are both {a} and {b} still approved?",
     "nf-or": "Was {a} or {b} withdrawn?",
     "nf-list": "Status of: {a}; {b}.",
+    # written on 2026-12-06 before any run, as the pair frames' b-* above
+    "b-my-a": "My {a} prescription and the {b} my mother takes: are both still approved?",
+    "b-supplier": "Our {a} supplier says {b} is withdrawn. Is either still approved?",
 }
 
 # Frames for a question giving an advisory's identifier and its product (the security
