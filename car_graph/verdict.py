@@ -1133,8 +1133,6 @@ def unheld_mentions(verdict: Verdict, retrieval: Retrieval,
     verdict's subject does not hold: the question names something the asserted subject is not
     (a second product no retrieved document holds), so one subject does not answer it."""
     groups = [g for g in question_mentions(retrieval) if not only_qualifies(g, retrieval)]
-    setting = asked_from(groups, retrieval, held)
-    groups = [g for g in groups if g not in setting]
     if len(groups) < 2 or not verdict.decisive or verdict.subject_id is None:
         return []
     holds = set(held.get(verdict.subject_id, ()))
@@ -1327,40 +1325,7 @@ def subject_mentions(retrieval: Retrieval, held: Mapping[str, Iterable[str]],
         fit = text_fit(retrieval, best) if best is not None else None
         return fit is not None and fit >= least
 
-    groups = [g for g in mentions if named(g)]
-    setting = asked_from(groups, retrieval, held)
-    return [g for g in groups if g not in setting]
-
-
-def asked_from(groups: Sequence[tuple[str, ...]], retrieval: Retrieval,
-               held: Mapping[str, Iterable[str]]) -> list[tuple[str, ...]]:
-    """The mentions of ``groups`` that say where the question is asked from, not what it asks
-    about: written only as the asker's setting or the reporter (``written_as_setting``: "In
-    our Django project, bandit reports panic in crypto/x509 and golang.org/x/crypto/cryptobyte.
-    Fixed?"), their documents fitting the question's own words below ``MIN_TEXT_FIT``, while
-    another mention's documents fit them at ``MIN_TEXT_FIT`` or more. Those documents are no
-    second subject, nor does a subject need to hold the setting's name."""
-    holds = {a: set(held.get(a, ())) for a in retrieval.anchors}
-
-    def best_fit(group: tuple[str, ...]) -> float | None:
-        return max((fit for a in retrieval.anchors if set(group) & holds[a]
-                    and (fit := text_fit(retrieval, a)) is not None), default=None)
-
-    fits = {g: best_fit(g) for g in groups}
-    setting = [g for g in groups if written_as_setting(g, retrieval)
-               and (fit := fits[g]) is not None and fit < MIN_TEXT_FIT]
-    asked = any(g not in setting and (fit := fits[g]) is not None and fit >= MIN_TEXT_FIT
-                for g in groups)
-    return setting if asked else []
-
-
-def written_as_setting(group: Sequence[str], retrieval: Retrieval) -> bool:
-    """Whether the question writes a mention's name only as the asker's setting or the
-    reporter (``linking.setting_words``): "our Django project", "Maven dependency check warns"."""
-    said = words(retrieval.question)
-    spans = mention_positions(group, said, retrieval.spellings)
-    setting = setting_words(retrieval.question)
-    return bool(spans) and all(said[i] in setting for start, end in spans for i in range(start, end))
+    return [g for g in mentions if named(g)]
 
 
 def weakly_named(verdict: Verdict, retrieval: Retrieval, held: Mapping[str, Iterable[str]],

@@ -34,7 +34,6 @@ from car_graph.verdict import (
     VerdictKind,
     answered_subjects,
     answering,
-    asked_from,
     beside_answers,
     close_anchors,
     decide,
@@ -1265,33 +1264,6 @@ def test_a_subject_in_force_is_read_as_a_word_where_an_unnamed_anchor_writes_the
     voided = replace(in_force, kind=VerdictKind.SUPERSEDED)
     assert not read_among_its_words(voided, beta, r, held, texts.__getitem__, 5)
     assert not read_among_its_words(in_force, ("product:gamma",), r, held, texts.__getitem__, 5)
-
-
-def test_the_askers_own_setting_names_no_second_subject_when_the_question_fits_another() -> None:
-    # "beta" is where the question is asked from ("In our Beta project"); the question's words
-    # fit B, which holds "alpha", and none of beta's documents (A, FIX)
-    entities = ("product:alpha", "product:beta")
-    r = replace(retrieval((B, A, FIX), (3.0, 1.3, 1.2), entities=entities),
-                question="In our Beta project, the scanner reports the alpha parser flaw. Fixed?",
-                anchor_held=(("product:alpha",), ("product:beta",), ("product:beta",)),
-                anchor_text_scores=(2.0, 0.3, 0.2))
-    held = dict(zip(r.anchors, r.anchor_held, strict=True))
-    assert asked_from([("product:alpha",), ("product:beta",)], r, held) == [("product:beta",)]
-    assert subject_mentions(r, held, 5) == [("product:alpha",)]
-    verdict = verdict_for(r, EXPLAINED.__getitem__, k=5, margin=1.0)
-    assert verdict.kind is VerdictKind.IN_FORCE and verdict.subject_id == B and verdict.decisive
-    # the same name asked about ("... and is Beta affected?"), or a setting whose documents fit
-    # the question's words: two subjects, as before
-    for other in (replace(r, question="Is the alpha parser flaw fixed, and is Beta affected?"),
-                  replace(r, anchor_text_scores=(2.0, 0.6, 0.2))):
-        assert subject_mentions(other, held, 5) == [("product:alpha",), ("product:beta",)]
-        several_ = verdict_for(other, EXPLAINED.__getitem__, k=5, margin=1.0)
-        assert several_.kind is VerdictKind.MULTIPLE
-        assert [s.subject_id for s in several_.subjects] == [B, A]
-    # nor is the setting set aside when the question's words fit no mention's documents well
-    vague = replace(r, anchor_text_scores=(0.4, 0.3, 0.2))
-    assert asked_from([("product:alpha",), ("product:beta",)], vague, held) == []
-    assert subject_mentions(vague, held, 5) == [("product:alpha",), ("product:beta",)]
 
 
 def test_the_distinct_passage_is_the_longest_run_of_the_question_no_other_text_holds() -> None:
