@@ -46,7 +46,7 @@ from car_graph.domains import DomainRegistry
 from car_graph.extraction import EntityExtractor, stop_words
 from car_graph.store import GraphStore
 
-_WORD = WORD_PATTERN = re.compile(r"[a-z0-9]+")  # ``words``: what a lower-cased text is made of
+_WORD = re.compile(r"[a-z0-9]+")  # ``words``: what a lower-cased text is made of
 # Tokens a question may use as identifiers: letters+digits or digit groups joined by - . / _ :
 _ID_TOKEN = re.compile(r"(?<![\w-])(?=[\w.:/-]*\d)[A-Za-z0-9][\w.:/-]*[A-Za-z0-9](?![\w-])")
 _DIGIT_RUN = re.compile(r"(?<!\d)\d+(?!\d)")

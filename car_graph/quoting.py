@@ -20,8 +20,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from datetime import date, datetime
 
 from car_graph.keys import own_name
-from car_graph.linking import WORD_PATTERN as _WORDS
-from car_graph.linking import holds_passage, is_common_word, words
+from car_graph.linking import holds_passage, is_common_word, words, written_words
 from car_graph.types import Explanation, Result, Retrieval
 
 # The fewest words a title needs for the question quoting it whole to single its document out
@@ -128,8 +127,8 @@ def quoted_run(question: str, text: str, run: int = MIN_QUOTED_TEXT_WORDS,
         start, n, at = start + 1, n - 1, at + 1
     while n > run and start + n - 1 in names:
         n, end = n - 1, end - 1
-    spans = [m.span() for m in _WORDS.finditer(text.lower())]
-    return text[spans[at][0]:spans[end - 1][1]]
+    spans = written_words(text)  # each word's place in ``text`` as written
+    return text[spans[at][1]:spans[end - 1][2]]
 
 
 def distinct_passage(question: str, text: str, others: Iterable[str],

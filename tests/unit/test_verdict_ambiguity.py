@@ -382,6 +382,10 @@ def test_the_quoted_run_is_the_longest_passage_of_the_text_the_question_repeats(
                       ) == "torch.load with weights_only=True reads any pickle"
     assert quoted_run("one two three four five six seven eight nine ten", text) == (
         "one two three four five six seven eight nine ten")
+    # ... cut where the text writes it, even after letters that lower-casing lengthens ("İ")
+    assert quoted_run("did the quick brown fox jump over the lazy dog again",
+                      "İİİ: the quick brown fox jump over the lazy dog again.") == (
+        "the quick brown fox jump over the lazy dog again")
 
 
 def test_of_siblings_quoting_the_question_the_one_quoting_a_sentence_more_is_singled_out() -> None:
