@@ -26,7 +26,7 @@ from car_graph import analyst, schema
 from car_graph.analyst import QueryResult
 from car_graph.connection import open_driver
 from car_graph.domains import Domain, domain_to_mapping, stored_domains
-from car_graph.embedding import DEFAULT_EMBEDDING_DEVICE, Embedder, create_embedder
+from car_graph.embedding import DEFAULT_EMBEDDING_DEVICE, Embedder, create_embedder, provenance_of
 from car_graph.errors import ConfigError, EmptyGraphError, NotFoundError, UnknownDocumentError
 from car_graph.evaluation import EvaluationReport, VerdictReport, evaluate, read_queries
 from car_graph.extraction import EntityExtractor
@@ -408,6 +408,7 @@ class CarClient:
             systems={"car": score_verdicts(runs[margins[0]]),
                      "dense_top1_status": score_verdicts(baseline)},
             sweep={m: score_verdicts(runs[m]) for m in margins},
+            embedder=provenance_of(self.retriever.embedder),
         )
 
     # -- lifecycle -----------------------------------------------------------------------------

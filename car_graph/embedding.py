@@ -23,6 +23,7 @@ import hashlib
 import json
 import logging
 import os
+import platform
 import re
 import shutil
 import tempfile
@@ -96,6 +97,44 @@ class EmbedderIdentity:
 
     def describe(self) -> str:
         return f"{self.model_name} [{self.variant}, {self.dimensions} dimensions]"
+
+
+# x86 features that choose ONNX Runtime's matrix kernels (int8 dot products, float vector width).
+# Machines with different ones can give vectors that differ in the last bits, enough to reorder
+# near-ties among retrieved documents, so an evaluation records them (docs/embedding.md).
+KERNEL_FEATURES = ("avx512_vnni", "avx_vnni", "avx512bw", "avx512f", "avx2", "fma")
+
+
+def kernel_features(cpuinfo: str) -> list[str]:
+    """The ``KERNEL_FEATURES`` a /proc/cpuinfo text's first ``flags`` line lists, in that order."""
+    for line in cpuinfo.splitlines():
+        key, _, value = line.partition(":")
+        if key.strip() == "flags":
+            flags = set(value.split())
+            return [f for f in KERNEL_FEATURES if f in flags]
+    return []
+
+
+def machine_kernels() -> dict[str, Any]:
+    """This machine's architecture and kernel features (none read off Linux)."""
+    try:
+        cpuinfo = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        cpuinfo = ""
+    return {"machine": platform.machine(), "features": kernel_features(cpuinfo)}
+
+
+def provenance_of(embedder: Embedder) -> dict[str, Any]:
+    """What produced an embedder's vectors, for an evaluation's record: the identity a graph
+    records, plus (for car-graph's own embedders) the exact artifact, its runtime and the CPU
+    kernels it ran on."""
+    identity = identity_of(embedder)
+    record: dict[str, Any] = {"model": identity.model_name, "variant": identity.variant,
+                              "dimensions": identity.dimensions}
+    describe = getattr(embedder, "provenance", None)
+    if callable(describe):
+        record.update(describe())
+    return record
 
 
 def identity_of(embedder: Embedder) -> EmbedderIdentity:
@@ -192,6 +231,14 @@ class SentenceTransformerEmbedder:
 
     def embed_query(self, text: str) -> list[float]:
         return self.embed_documents([text])[0]
+
+    def provenance(self) -> dict[str, Any]:
+        import sentence_transformers
+        import torch
+
+        return {"runtime": f"torch {torch.__version__}, sentence-transformers "
+                           f"{sentence_transformers.__version__}",
+                "device": self.device, "cpu": machine_kernels()}
 
 
 # -- ONNX export and cache -------------------------------------------------------------------------
@@ -405,6 +452,7 @@ class OnnxEmbedder:
         from tokenizers import Tokenizer
 
         manifest = json.loads((folder / MANIFEST).read_text())
+        self.folder = folder
         self.model_name = model_name
         self.variant = variant
         self.batch_size = batch_size
@@ -486,6 +534,14 @@ class OnnxEmbedder:
 
     def embed_query(self, text: str) -> list[float]:
         return self.embed_documents([text])[0]
+
+    def provenance(self) -> dict[str, Any]:
+        import onnxruntime as ort
+
+        digest = hashlib.sha256((self.folder / "model.onnx").read_bytes()).hexdigest()
+        return {"export": self.folder.name, "onnx_sha256": digest,
+                "runtime": f"onnxruntime {ort.__version__}", "providers": self.providers,
+                "cpu": machine_kernels()}
 
 
 def _onnx_providers(device: str, variant: str, available: Sequence[str]) -> list[str]:

@@ -18,6 +18,7 @@ from typing import Any
 
 from tqdm import tqdm
 
+from car_graph.embedding import provenance_of
 from car_graph.errors import ConfigError, IngestError
 from car_graph.metrics import (
     Edge,
@@ -86,6 +87,9 @@ class EvaluationReport:
     # questions whose answer (gold and the anchors' frontier) holds more than k documents: no
     # system can score them at k, so 1 - unanswerable / n is every system's ceiling
     unanswerable: int = 0
+    # what embedded the questions (embedding.provenance_of): scores taken on two machines
+    # compare only when their embedders match
+    embedder: dict[str, Any] = field(default_factory=dict)
 
     def tca_curves(self, k_max: int | None = None) -> dict[str, tuple[float, ...]]:
         """Strict TCA@k for k = 1..k_max per system, from the lists already retrieved
@@ -105,6 +109,7 @@ class EvaluationReport:
             "depth": self.depth or self.k,
             "systems": {name: run.as_dict() for name, run in self.systems.items()},
             "analysis_ms_per_query": round(self.analysis_ms_per_query, 2),
+            "embedder": self.embedder,
         }
 
     def table(self) -> str:
@@ -220,7 +225,8 @@ def evaluate(
     started = time.perf_counter()
     retriever.prepare(q.question for q in queries)
     report = EvaluationReport(k=k, n=len(queries), depth=depth, queries=tuple(queries), graph=graph,
-                              unanswerable=sum(len(answer_set(q, graph)) > k for q in queries))
+                              unanswerable=sum(len(answer_set(q, graph)) > k for q in queries),
+                              embedder=provenance_of(retriever.embedder))
     # Question analysis (batched embedding + entity linking) is shared by all systems, so it is
     # timed once here; per-system latencies below are the retrieval statements alone.
     report.analysis_ms_per_query = (time.perf_counter() - started) * 1000 / max(len(queries), 1)
@@ -259,6 +265,7 @@ class VerdictReport:
     margin: float
     systems: dict[str, VerdictScores]
     sweep: dict[float, VerdictScores] = field(default_factory=dict)
+    embedder: dict[str, Any] = field(default_factory=dict)  # as EvaluationReport.embedder
 
     def to_json(self) -> dict[str, Any]:
         """A contract: keys are only ever added."""
@@ -268,6 +275,7 @@ class VerdictReport:
             "margin": self.margin,
             "systems": {name: s.as_dict() for name, s in self.systems.items()},
             "margin_sweep": [{"margin": m, **s.as_dict()} for m, s in sorted(self.sweep.items())],
+            "embedder": self.embedder,
         }
 
     def table(self) -> str:

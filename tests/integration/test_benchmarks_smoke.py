@@ -67,6 +67,25 @@ def test_demo_answers_the_sample_questions_with_their_controlling_documents(
         assert {"tca", "gold_at_k", "anchor_recall", "mrr", "tca_ci95"} <= set(report["systems"][name])
     assert report["systems"]["car"]["tca"] >= 0.85
     assert report["systems"]["car"]["tca"] > report["systems"]["dense"]["tca"]
+    # the default embedder names the exact export it ran and the CPU kernels it ran on, so two
+    # machines' scores can be told apart when they differ
+    embedder = report["embedder"]
+    assert (embedder["variant"], embedder["dimensions"]) == ("onnx-int8", 384)
+    assert len(embedder["onnx_sha256"]) == 64 and embedder["runtime"].startswith("onnxruntime ")
+    assert embedder["cpu"]["machine"] and isinstance(embedder["cpu"]["features"], list)
+
+    # the --json contract of `car-graph eval --verdicts`: car and the naive baseline, the sweep
+    result = runner.invoke(main, _cli(neo4j_target, "eval", str(questions), "--verdicts",
+                                      "--margins", "1.0,0.5", "--json"), catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    verdicts = json.loads(result.output)
+    assert (verdicts["k"], verdicts["n"], verdicts["margin"]) == (5, report["n"], 1.0)
+    assert set(verdicts["systems"]) == {"car", "dense_top1_status"}
+    for scores in verdicts["systems"].values():
+        assert {"decisive", "decisive_precision", "decisive_coverage", "ambiguous",
+                "ambiguous_with_gold_rate", "stale", "stale_rate"} <= set(scores)
+    assert [m["margin"] for m in verdicts["margin_sweep"]] == [0.5, 1.0]
+    assert verdicts["embedder"] == embedder
 
 
 def test_retrieve_json_carries_chain_and_status(db, neo4j_target, tmp_path: Path) -> None:

@@ -196,3 +196,26 @@ def test_the_quantizer_advice_is_dropped_and_other_root_records_kept(
         logging.warning("the model file is damaged")
     assert [r.getMessage() for r in caplog.records] == ["the model file is damaged"]
     assert (list(root.handlers), list(root.filters)) == before
+
+
+def test_kernel_features_are_read_from_the_first_flags_line_in_a_fixed_order() -> None:
+    cpuinfo = ("processor\t: 0\nvendor_id\t: AuthenticAMD\n"
+               "flags\t\t: fpu sse2 avx2 fma avx512f avx512bw avx512_vnni avx512_bf16\n"
+               "processor\t: 1\nflags\t\t: fpu avx_vnni\n")
+    assert embedding.kernel_features(cpuinfo) == ["avx512_vnni", "avx512bw", "avx512f", "avx2", "fma"]
+    assert embedding.kernel_features("processor\t: 0\nFeatures\t: fp asimd\n") == []
+
+
+def test_provenance_adds_what_an_embedder_tells_of_itself_to_its_identity() -> None:
+    class Described:
+        model_name, variant, dimensions = "m", "v", 3
+
+        def provenance(self) -> dict[str, object]:
+            return {"runtime": "r 1.0"}
+
+    class Plain:
+        model_name, dimensions = "p", 2
+
+    assert embedding.provenance_of(Described()) == {"model": "m", "variant": "v", "dimensions": 3,
+                                                    "runtime": "r 1.0"}
+    assert embedding.provenance_of(Plain()) == {"model": "p", "variant": "custom", "dimensions": 2}

@@ -55,11 +55,18 @@ class FakeStore:
                  "partial": False, "rule": "explicit"}]
 
 
+class FakeEmbedder:
+    model_name = "hand-made"
+    variant = "none"
+    dimensions = 2
+
+
 class FakeRetriever:
     """Returns fixed rankings cut at the depth asked for, and counts the calls."""
 
     def __init__(self) -> None:
         self.store = FakeStore()
+        self.embedder = FakeEmbedder()
         self.calls: list[tuple[str, str, int]] = []
 
     def prepare(self, questions: Iterable[str]) -> None:
@@ -80,6 +87,11 @@ def test_evaluate_at_depth_searches_once_per_query_and_keeps_the_scores_at_k() -
     assert deep.systems["car"].scores == shallow.systems["car"].scores  # MRR too: cut at k
     assert deep.tca_curves() == {"car": (0.5, 0.0, 0.5, 0.5)}
     assert deep.to_json()["depth"] == 4
+
+
+def test_the_report_records_the_embedder_that_embedded_its_questions() -> None:
+    report = evaluate(FakeRetriever(), QUERIES, k=1, systems=["car"]).to_json()
+    assert report["embedder"] == {"model": "hand-made", "variant": "none", "dimensions": 2}
 
 
 def test_curve_beyond_the_retrieved_depth_is_refused() -> None:
