@@ -72,13 +72,6 @@ INT8_REDUCE_RANGE = False
 # TCA@5 on every dev and test set: docs/embedding.md.
 INT8_KEEP_FLOAT: str | None = None
 FEED_FORWARD_OUTPUTS = r"/layer\.\d+/output/dense/MatMul$"
-# Texts per ONNX Runtime call. int8 quantizes each activation with one scale over the whole batch
-# tensor, so a text batched with others gets a vector that depends on them (cosine 0.990-0.997 to
-# the text alone): one text per call makes a vector a function of its text, whatever an ingest or
-# an evaluation embeds with it. It costs 5-12 % of embedding time alone on a quiet machine, and
-# whole ingests were faster (beside Neo4j and spaCy, batched int8 runs slower): docs/embedding.md.
-# Float32 vectors depend on their batch only to rounding.
-BATCH_SIZES = {ONNX_INT8: 1, ONNX_FP32: 32}
 MANIFEST = "manifest.json"
 
 
@@ -445,8 +438,7 @@ class OnnxEmbedder:
 
     Tokenisation, truncation, mean pooling and normalisation are sentence-transformers' own, so
     ``onnx-fp32`` vectors equal ``torch-fp32`` ones to float rounding. Texts are sorted by token
-    length before batching (``BATCH_SIZES``: one text per call for int8), so a batch pads to
-    similar lengths.
+    length before batching, so a batch pads to similar lengths.
     """
 
     # Worker threads sleep instead of spinning between operators: on a busy machine (Neo4j,
@@ -456,15 +448,14 @@ class OnnxEmbedder:
         "session.intra_op.allow_spinning": "0", "session.inter_op.allow_spinning": "0"}
 
     def __init__(self, folder: Path, model_name: str, variant: str, *,
-                 providers: Sequence[str] = ("CPUExecutionProvider",),
-                 batch_size: int | None = None) -> None:
+                 providers: Sequence[str] = ("CPUExecutionProvider",), batch_size: int = 32) -> None:
         from tokenizers import Tokenizer
 
         manifest = json.loads((folder / MANIFEST).read_text())
         self.folder = folder
         self.model_name = model_name
         self.variant = variant
-        self.batch_size = batch_size or BATCH_SIZES.get(variant, 1)
+        self.batch_size = batch_size
         self.providers = list(providers)
         self._dimensions = int(manifest["dimensions"])
         self._run = self._load(folder / "model.onnx")
@@ -474,7 +465,7 @@ class OnnxEmbedder:
 
     @classmethod
     def load(cls, model: str | None = None, variant: str = ONNX_INT8, *, home: Path | None = None,
-             device: str = DEFAULT_EMBEDDING_DEVICE, batch_size: int | None = None) -> OnnxEmbedder:
+             device: str = DEFAULT_EMBEDDING_DEVICE, batch_size: int = 32) -> OnnxEmbedder:
         """``model`` (None: the bundled one) as ``variant``, exported once into ``home``."""
         import onnxruntime as ort
 
