@@ -28,7 +28,13 @@ from car_graph.connection import open_driver
 from car_graph.domains import Domain, domain_to_mapping, stored_domains
 from car_graph.embedding import DEFAULT_EMBEDDING_DEVICE, Embedder, create_embedder, provenance_of
 from car_graph.errors import ConfigError, EmptyGraphError, NotFoundError, UnknownDocumentError
-from car_graph.evaluation import EvaluationReport, VerdictReport, evaluate, read_queries
+from car_graph.evaluation import (
+    EvaluationReport,
+    VerdictReport,
+    evaluate,
+    graph_embedders,
+    read_queries,
+)
 from car_graph.extraction import EntityExtractor
 from car_graph.ingest.pipeline import (
     DeleteSummary,
@@ -409,6 +415,7 @@ class CarClient:
                      "dense_top1_status": score_verdicts(baseline)},
             sweep={m: score_verdicts(runs[m]) for m in margins},
             embedder=provenance_of(self.retriever.embedder),
+            graph_embedders=graph_embedders(self.retriever.store),
         )
 
     # -- lifecycle -----------------------------------------------------------------------------

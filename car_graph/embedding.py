@@ -453,6 +453,7 @@ class OnnxEmbedder:
 
         manifest = json.loads((folder / MANIFEST).read_text())
         self.folder = folder
+        self._digest: str | None = None  # model.onnx's sha256, read once (provenance)
         self.model_name = model_name
         self.variant = variant
         self.batch_size = batch_size
@@ -538,8 +539,9 @@ class OnnxEmbedder:
     def provenance(self) -> dict[str, Any]:
         import onnxruntime as ort
 
-        digest = hashlib.sha256((self.folder / "model.onnx").read_bytes()).hexdigest()
-        return {"export": self.folder.name, "onnx_sha256": digest,
+        if self._digest is None:  # every ingest and evaluation asks; the file does not change
+            self._digest = hashlib.sha256((self.folder / "model.onnx").read_bytes()).hexdigest()
+        return {"export": self.folder.name, "onnx_sha256": self._digest,
                 "runtime": f"onnxruntime {ort.__version__}", "providers": self.providers,
                 "cpu": machine_kernels()}
 

@@ -31,6 +31,7 @@ from car_graph.metrics import (
 from car_graph.records import parse_date
 from car_graph.retrieval import Retriever, to_date
 from car_graph.semantics import DocFacts
+from car_graph.store import GraphStore
 
 DEFAULT_SYSTEMS = ("bm25", "dense", "hybrid", "car")
 
@@ -87,9 +88,11 @@ class EvaluationReport:
     # questions whose answer (gold and the anchors' frontier) holds more than k documents: no
     # system can score them at k, so 1 - unanswerable / n is every system's ceiling
     unanswerable: int = 0
-    # what embedded the questions (embedding.provenance_of): scores taken on two machines
-    # compare only when their embedders match
+    # what embedded the questions (embedding.provenance_of), and what the ingest runs recorded
+    # embedding the documents (graph_embedders): scores taken on two machines compare only
+    # when these match
     embedder: dict[str, Any] = field(default_factory=dict)
+    graph_embedders: list[dict[str, Any]] = field(default_factory=list)
 
     def tca_curves(self, k_max: int | None = None) -> dict[str, tuple[float, ...]]:
         """Strict TCA@k for k = 1..k_max per system, from the lists already retrieved
@@ -110,6 +113,7 @@ class EvaluationReport:
             "systems": {name: run.as_dict() for name, run in self.systems.items()},
             "analysis_ms_per_query": round(self.analysis_ms_per_query, 2),
             "embedder": self.embedder,
+            "graph_embedders": self.graph_embedders,
         }
 
     def table(self) -> str:
@@ -193,6 +197,13 @@ def supersession_graph(retriever: Retriever, domain: str | None = None,
     )
 
 
+def graph_embedders(store: GraphStore) -> list[dict[str, Any]]:
+    """What the graph's ingest runs recorded embedding its documents, each with how many runs
+    and which (first and last run number), in the order each first ingested."""
+    return [{"embedder": json.loads(r["embedder"]), "runs": r["runs"], "first_run": r["first_run"],
+             "last_run": r["last_run"]} for r in store.read("ingest_embedders")]
+
+
 def answer_set(query: EvalQuery, graph: SupersessionGraph) -> set[str]:
     """What strict TCA requires in the top k: the gold and, when the query names its anchors,
     their controlling frontier (car_graph.metrics.strict_tca)."""
@@ -226,7 +237,8 @@ def evaluate(
     retriever.prepare(q.question for q in queries)
     report = EvaluationReport(k=k, n=len(queries), depth=depth, queries=tuple(queries), graph=graph,
                               unanswerable=sum(len(answer_set(q, graph)) > k for q in queries),
-                              embedder=provenance_of(retriever.embedder))
+                              embedder=provenance_of(retriever.embedder),
+                              graph_embedders=graph_embedders(retriever.store))
     # Question analysis (batched embedding + entity linking) is shared by all systems, so it is
     # timed once here; per-system latencies below are the retrieval statements alone.
     report.analysis_ms_per_query = (time.perf_counter() - started) * 1000 / max(len(queries), 1)
@@ -265,7 +277,8 @@ class VerdictReport:
     margin: float
     systems: dict[str, VerdictScores]
     sweep: dict[float, VerdictScores] = field(default_factory=dict)
-    embedder: dict[str, Any] = field(default_factory=dict)  # as EvaluationReport.embedder
+    embedder: dict[str, Any] = field(default_factory=dict)  # as EvaluationReport's
+    graph_embedders: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """A contract: keys are only ever added."""
@@ -276,6 +289,7 @@ class VerdictReport:
             "systems": {name: s.as_dict() for name, s in self.systems.items()},
             "margin_sweep": [{"margin": m, **s.as_dict()} for m, s in sorted(self.sweep.items())],
             "embedder": self.embedder,
+            "graph_embedders": self.graph_embedders,
         }
 
     def table(self) -> str:

@@ -136,9 +136,10 @@ class GraphStore:
         with self._session(WRITE_ACCESS, "write " + ", ".join(n for n, _ in statements)) as session:
             return session.execute_write(work)
 
-    def begin_run(self, command: str) -> RecordedRun:
-        """Start a recorded run: the transaction time of everything it writes."""
-        row = self.write("begin_run", command=command)[0]
+    def begin_run(self, command: str, embedder: str | None = None) -> RecordedRun:
+        """Start a recorded run: the transaction time of everything it writes. ``embedder``: an
+        ingest's record of what embeds its vectors (``embedding.provenance_of``, as JSON)."""
+        row = self.write("begin_run", command=command, embedder=embedder)[0]
         return RecordedRun(int(row["run"]), row["at"])
 
     # -- ingestion -----------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from typing import Any
 from tqdm import tqdm
 
 from car_graph.domains import DomainRegistry
-from car_graph.embedding import Embedder
+from car_graph.embedding import Embedder, provenance_of
 from car_graph.errors import InputProblem
 from car_graph.extraction import EntityExtractor, EntityMention, ScopedText
 from car_graph.keys import normalize_key
@@ -75,15 +75,16 @@ class LazyRun:
     """The recorded run of an ingest, begun when it first writes: an ingest that changes
     nothing (every record unchanged) records no run and leaves the graph as it was."""
 
-    def __init__(self, store: GraphStore, command: str) -> None:
+    def __init__(self, store: GraphStore, command: str, embedder: str | None = None) -> None:
         self.store = store
         self.command = command
+        self.embedder = embedder
         self._run: RecordedRun | None = None
 
     @property
     def run(self) -> RecordedRun:
         if self._run is None:
-            self._run = self.store.begin_run(self.command)
+            self._run = self.store.begin_run(self.command, self.embedder)
         return self._run
 
 
@@ -256,7 +257,9 @@ def ingest_records(
     if isinstance(records, Sequence):
         add_mentioned_names(extractor, records)
     stored = {r["name"]: r["fingerprint"] for r in store.read("read_rules")}
-    run = LazyRun(store, "ingest")  # the transaction time of everything this ingest writes
+    # the transaction time of everything this ingest writes, and what embedded its vectors: the
+    # same export gives slightly different int8 vectors on another CPU (docs/embedding.md)
+    run = LazyRun(store, "ingest", json.dumps(provenance_of(embedder), sort_keys=True))
 
     bar = tqdm(total=len(records) if isinstance(records, Sequence) else None, unit="doc",
                desc="ingest", disable=not progress)

@@ -73,6 +73,9 @@ def test_demo_answers_the_sample_questions_with_their_controlling_documents(
     assert (embedder["variant"], embedder["dimensions"]) == ("onnx-int8", 384)
     assert len(embedder["onnx_sha256"]) == 64 and embedder["runtime"].startswith("onnxruntime ")
     assert embedder["cpu"]["machine"] and isinstance(embedder["cpu"]["features"], list)
+    # the demo's ingest ran here, with the same embedder
+    [ingested] = report["graph_embedders"]
+    assert ingested["embedder"] == embedder and ingested["runs"] >= 1
 
     # the --json contract of `car-graph eval --verdicts`: car and the naive baseline, the sweep
     result = runner.invoke(main, _cli(neo4j_target, "eval", str(questions), "--verdicts",
@@ -86,6 +89,7 @@ def test_demo_answers_the_sample_questions_with_their_controlling_documents(
                 "ambiguous_with_gold_rate", "stale", "stale_rate"} <= set(scores)
     assert [m["margin"] for m in verdicts["margin_sweep"]] == [0.5, 1.0]
     assert verdicts["embedder"] == embedder
+    assert verdicts["graph_embedders"] == report["graph_embedders"]
 
 
 def test_retrieve_json_carries_chain_and_status(db, neo4j_target, tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from reliability_helpers import ConstantEmbedder
 
 from car_graph.cli import main
+from car_graph.evaluation import graph_embedders
 from car_graph.extraction import EntityExtractor
 from car_graph.ingest.pipeline import delete_documents, ingest_records, purge_history
 from car_graph.records import parse_record
@@ -125,6 +126,28 @@ def test_update_delete_and_rule_change_close_instead_of_erasing(db, store, extra
     assert len(closed) == 1 and closed[0]["rule"] == "release_fixes_advisory"
     assert closed[0]["run"] == runs(db)[-1]["number"]
     assert db.execute_query("MATCH ()-[s:SUPERSEDES]->() RETURN count(s) AS n").records[0]["n"] == 0
+
+
+class OtherMachineEmbedder(ConstantEmbedder):
+    def provenance(self) -> dict:
+        return {"cpu": {"machine": "aarch64", "features": []}}
+
+
+def test_each_ingest_run_records_its_embedder_and_a_delete_run_none(db, store, extractor) -> None:
+    ingest(store, extractor, ADVISORY)
+    delete_documents(store, ["ADV-1"])
+    ingest(store, extractor, RELEASE)
+    ingest_records([parse_record(ADVISORY)], store, OtherMachineEmbedder(), extractor, rule(),
+                   progress=False)
+    recorded = [(r["command"], r["embedder"] and json.loads(r["embedder"])) for r in db.execute_query(
+        "MATCH (r:Run) RETURN r.command AS command, r.embedder AS embedder ORDER BY r.number").records]
+    here = {"model": "constant", "variant": "custom", "dimensions": 384}
+    there = {**here, "cpu": {"machine": "aarch64", "features": []}}
+    assert recorded == [("ingest", here), ("delete", None), ("ingest", here), ("ingest", there)]
+    assert graph_embedders(store) == [
+        {"embedder": here, "runs": 2, "first_run": 1, "last_run": 3},
+        {"embedder": there, "runs": 1, "first_run": 4, "last_run": 4},
+    ]
 
 
 def test_an_unchanged_edge_survives_an_update_with_its_recorded_time(db, store, extractor) -> None:

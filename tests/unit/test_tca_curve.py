@@ -50,6 +50,9 @@ def test_superseder_listed_first_passes_as_soon_as_both_are_in() -> None:
 
 class FakeStore:
     def read(self, name: str, **_params: Any) -> list[dict[str, Any]]:
+        if name == "ingest_embedders":
+            return [{"embedder": '{"model": "hand-made", "variant": "none", "dimensions": 2}',
+                     "runs": 3, "first_run": 1, "last_run": 4}]
         assert name == "document_relations"
         return [{"newer": "b", "older": "a", "newer_published": None, "effective": None,
                  "partial": False, "rule": "explicit"}]
@@ -89,9 +92,11 @@ def test_evaluate_at_depth_searches_once_per_query_and_keeps_the_scores_at_k() -
     assert deep.to_json()["depth"] == 4
 
 
-def test_the_report_records_the_embedder_that_embedded_its_questions() -> None:
+def test_the_report_records_the_embedders_of_its_questions_and_of_the_graphs_documents() -> None:
     report = evaluate(FakeRetriever(), QUERIES, k=1, systems=["car"]).to_json()
     assert report["embedder"] == {"model": "hand-made", "variant": "none", "dimensions": 2}
+    assert report["graph_embedders"] == [{"embedder": report["embedder"], "runs": 3,
+                                          "first_run": 1, "last_run": 4}]
 
 
 def test_curve_beyond_the_retrieved_depth_is_refused() -> None:
