@@ -26,14 +26,14 @@ from car_graph import analyst, schema
 from car_graph.analyst import QueryResult
 from car_graph.connection import open_driver
 from car_graph.domains import Domain, domain_to_mapping, stored_domains
-from car_graph.embedding import DEFAULT_EMBEDDING_DEVICE, Embedder, create_embedder, provenance_of
+from car_graph.embedding import DEFAULT_EMBEDDING_DEVICE, Embedder, create_embedder
 from car_graph.errors import ConfigError, EmptyGraphError, NotFoundError, UnknownDocumentError
 from car_graph.evaluation import (
     EvaluationReport,
     VerdictReport,
     evaluate,
-    graph_embedders,
     read_queries,
+    recorded_embedders,
 )
 from car_graph.extraction import EntityExtractor
 from car_graph.ingest.pipeline import (
@@ -414,8 +414,7 @@ class CarClient:
             systems={"car": score_verdicts(runs[margins[0]]),
                      "dense_top1_status": score_verdicts(baseline)},
             sweep={m: score_verdicts(runs[m]) for m in margins},
-            embedder=provenance_of(self.retriever.embedder),
-            graph_embedders=graph_embedders(self.retriever.store),
+            **recorded_embedders(self.retriever),
         )
 
     # -- lifecycle -----------------------------------------------------------------------------

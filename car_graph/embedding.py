@@ -19,6 +19,7 @@ embedder that wrote its vectors (car_graph.schema.claim_embedder) and refuses an
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -117,11 +118,18 @@ def kernel_features(cpuinfo: str) -> list[str]:
 
 def machine_kernels() -> dict[str, Any]:
     """This machine's architecture and kernel features (none read off Linux)."""
+    machine, features = _machine_kernels()
+    return {"machine": machine, "features": list(features)}
+
+
+@functools.cache
+def _machine_kernels() -> tuple[str, tuple[str, ...]]:
+    # read once per process: every ingest and evaluation asks, and the CPU does not change
     try:
         cpuinfo = Path("/proc/cpuinfo").read_text()
     except OSError:
         cpuinfo = ""
-    return {"machine": platform.machine(), "features": kernel_features(cpuinfo)}
+    return platform.machine(), tuple(kernel_features(cpuinfo))
 
 
 def provenance_of(embedder: Embedder) -> dict[str, Any]:

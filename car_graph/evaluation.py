@@ -197,6 +197,13 @@ def supersession_graph(retriever: Retriever, domain: str | None = None,
     )
 
 
+def recorded_embedders(retriever: Retriever) -> dict[str, Any]:
+    """A report's ``embedder`` (what embeds the questions) and ``graph_embedders`` (what the
+    graph's ingest runs recorded), as keyword arguments of either report."""
+    return {"embedder": provenance_of(retriever.embedder),
+            "graph_embedders": graph_embedders(retriever.store)}
+
+
 def graph_embedders(store: GraphStore) -> list[dict[str, Any]]:
     """What the graph's ingest runs recorded embedding its documents, each with how many runs
     and which (first and last run number), in the order each first ingested."""
@@ -237,8 +244,7 @@ def evaluate(
     retriever.prepare(q.question for q in queries)
     report = EvaluationReport(k=k, n=len(queries), depth=depth, queries=tuple(queries), graph=graph,
                               unanswerable=sum(len(answer_set(q, graph)) > k for q in queries),
-                              embedder=provenance_of(retriever.embedder),
-                              graph_embedders=graph_embedders(retriever.store))
+                              **recorded_embedders(retriever))
     # Question analysis (batched embedding + entity linking) is shared by all systems, so it is
     # timed once here; per-system latencies below are the retrieval statements alone.
     report.analysis_ms_per_query = (time.perf_counter() - started) * 1000 / max(len(queries), 1)
