@@ -44,8 +44,9 @@ from car_graph import target as targets
 from car_graph.analyst import QueryResult, cell
 from car_graph.client import CarClient
 from car_graph.demo import render_retrieval, run_demo
-from car_graph.errors import CarError, EmptyGraphError
+from car_graph.errors import CarError, EmptyGraphError, RulesChangeRefused
 from car_graph.evaluation import DEFAULT_SYSTEMS
+from car_graph.ingest.pipeline import IngestSummary
 from car_graph.ingest.sources import format_help, format_names
 from car_graph.local_server import DEFAULT_MEMORY, MEMORY_PROFILES, LocalNeo4j, ServerStatus, memory_profile
 from car_graph.settings import Settings
@@ -352,8 +353,77 @@ def delete(state: CliState, ids: tuple[str, ...], as_json: bool) -> None:
         _echo_json(summary.to_json())
     else:
         click.echo(f"Deleted {len(summary.deleted)} document(s); re-evaluated {summary.reevaluated} neighbour(s)")
+        _echo_rules_changes(summary)
     if summary.missing:
         raise click.ClickException(f"no such document(s): {', '.join(summary.missing)}")
+
+
+@main.group("domains")
+def domains_group() -> None:
+    """The domains the graph knows: their documents, declarations and kept rule sets."""
+
+
+@domains_group.command("list")
+@json_option
+@pass_state
+def domains_list(state: CliState, as_json: bool) -> None:
+    """Every domain of the graph's documents, declarations and rule sets."""
+    with state.driver() as driver, _client(state, driver) as car:
+        found = car.domains()
+    if as_json:
+        _echo_json([d.to_json() for d in found])
+        return
+    for d in found:
+        rules = d.ruleset
+        kept = (f"rules v{rules['version']} ({len(rules['rules'])} rules, {rules['source']}"
+                + (f": {rules['origin']}" if rules["origin"] else "") + ")") if rules else "no rules kept"
+        origin = "declared in YAML" if d.declared else "built-in" if d.builtin else "undeclared"
+        click.echo(f"{d.name}: {d.documents} documents, {origin}, {kept}")
+
+
+@domains_group.command("show")
+@click.argument("name")
+@json_option
+@pass_state
+def domains_show(state: CliState, name: str, as_json: bool) -> None:
+    """A domain's declaration, its rules as YAML, and the recorded changes of its rules."""
+    import yaml
+
+    with state.driver() as driver, _client(state, driver) as car:
+        info = car.domain(name)
+    if as_json:
+        _echo_json(info.to_json())
+        return
+    click.echo(f"{info.name}: {info.documents} documents")
+    if info.declaration:
+        click.echo(yaml.safe_dump({k: v for k, v in info.declaration.items() if v}, sort_keys=False).rstrip())
+    if info.ruleset:
+        click.echo(f"# rules v{info.ruleset['version']} ({info.ruleset['source']}, run "
+                   f"{info.ruleset['run']}, {info.ruleset['recorded_at']})")
+        click.echo(yaml.safe_dump({"rules": info.ruleset["rules"]}, sort_keys=False).rstrip())
+    for change in info.changes:
+        click.echo(f"# v{change['version']} at {change['at']} (run {change['run']}, "
+                   f"{change['source']}): added {change['added']}, changed {change['changed']}, "
+                   f"removed {change['removed']}; opened {change['opened']}; closed {change['closed']}")
+
+
+@domains_group.command("remove")
+@click.argument("name")
+@click.confirmation_option("--yes", prompt="Forget this domain's declaration and rules (its rule "
+                           "edges close; its documents stay)?", help="Confirm without prompting.")
+@json_option
+@pass_state
+def domains_remove(state: CliState, name: str, as_json: bool) -> None:
+    """Forget a domain's stored declaration and rule set; its rule edges close (reason 'rule
+    removed'). Its documents stay: delete them with `car-graph delete`."""
+    with state.driver() as driver, _client(state, driver) as car:
+        removal = car.remove_domain(name)
+    if as_json:
+        _echo_json(removal.to_json())
+    else:
+        closed = sum(sum(r.values()) for r in removal.edges_closed.values())
+        click.echo(f"Removed {name}: declaration {'removed' if removal.declaration else 'none'}, "
+                   f"{len(removal.rules)} rule(s), {closed} edge(s) closed")
 
 
 @main.command("purge")
@@ -384,9 +454,21 @@ def purge(state: CliState, before: str, as_json: bool) -> None:
 @click.option("--format", "fmt", type=click.Choice(format_names()), default="jsonl", show_default=True,
               help=format_help())  # jsonl and the installed domains' formats
 @click.option("--rules", "rules_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="Rules YAML (default: the bundled rules of each domain in the input).")
+              help="Rules YAML: the new version of the rule set of the domain it names (the graph "
+                   "keeps it and applies it to every later ingest; default: the graph's rule "
+                   "sets, and the bundled rules of built-in domains).")
 @click.option("--strict", is_flag=True,
-              help="Exit 1 if any input record was skipped (valid records are still loaded).")
+              help="Exit 1 if any input record was skipped (valid records are still loaded), and "
+                   "refuse, before writing anything, rules that match nothing or cannot evaluate "
+                   "records.")
+@click.option("--dry-run", is_flag=True,
+              help="Write nothing; report what the ingest would change: documents, edges opened "
+                   "and closed, statuses that would flip.")
+@click.option("--yes", is_flag=True,
+              help="Apply a rules change even when it would close more than a quarter of its "
+                   "rule set's edges (asked first on a terminal, refused otherwise).")
+@click.option("--refresh", is_flag=True,
+              help="Write unchanged records again too, so the rules re-evaluate them.")
 @progress_option
 @click.option("--batch-size", type=click.IntRange(1, 100_000), default=256, show_default=True,
               help="Records per batch: one embedding call, one write transaction, then the "
@@ -394,22 +476,41 @@ def purge(state: CliState, before: str, as_json: bool) -> None:
 @json_option
 @pass_state
 def ingest(state: CliState, path: Path, fmt: str, rules_path: Path | None, strict: bool,
-           progress: bool | None, batch_size: int, as_json: bool) -> None:
+           dry_run: bool, yes: bool, refresh: bool, progress: bool | None, batch_size: int,
+           as_json: bool) -> None:
     """Load documents, entities and SUPERSEDES edges (idempotent; bad lines are reported).
 
     Each skipped record is listed on stderr as FILE:LINE: REASON. Without --strict the command
-    exits 0 when only input records were skipped; with --strict it exits 1.
+    exits 0 when only input records were skipped; with --strict it exits 1. Rules that match no
+    document, and records a rule cannot evaluate, are warned about on stderr.
     """
     with state.driver() as driver, _client(state, driver) as car:
-        summary = car.ingest_file(path, format=fmt, rules_path=rules_path,
-                                  progress=_show_progress(progress, as_json), batch_size=batch_size)
+        def ingest_once(confirmed: bool) -> IngestSummary:
+            return car.ingest_file(path, format=fmt, rules_path=rules_path,
+                                   progress=_show_progress(progress, as_json),
+                                   batch_size=batch_size, refresh=refresh, strict=strict,
+                                   yes=confirmed, dry_run=dry_run)
+        try:
+            summary = ingest_once(yes)
+        except RulesChangeRefused as refused:
+            for warning in getattr(refused.change, "warnings", ()):
+                click.echo(f"warning: {warning}", err=True)
+            if as_json or not sys.stdin.isatty():
+                _echo_rules_changes(refused.change, err=True)
+                raise
+            _echo_rules_changes(refused.change)
+            click.confirm(str(refused).split(";")[0] + ". Apply it?", abort=True)
+            summary = ingest_once(True)
     if as_json:
         _echo_json({**summary.to_json(), "skipped_count": len(summary.skipped), "strict": strict})
     else:
+        verb = "Would ingest" if summary.dry_run else "Ingested"
         click.echo(
-            f"Ingested {summary.documents} documents ({summary.scope_links} scope links, "
+            f"{verb} {summary.documents} documents: {summary.added} added, {summary.updated} "
+            f"replaced, {summary.unchanged} unchanged ({summary.scope_links} scope links, "
             f"{summary.mentions} mentions) in {summary.seconds:.1f} s"
         )
+        _echo_rules_changes(summary)
         for rule, count in sorted(summary.edges_by_rule.items()):
             click.echo(f"  SUPERSEDES by {rule}: {count}")
         click.echo(f"  unresolved flags: {summary.unresolved}; graph: {summary.graph}")
@@ -417,6 +518,12 @@ def ingest(state: CliState, path: Path, fmt: str, rules_path: Path | None, stric
             click.echo(f"  cycle: {' -> '.join(cycle)} -> {cycle[0]}")
         for missing in summary.missing_references[:20]:
             click.echo(f"  reference to a missing document: {missing}")
+        if summary.dry_run:
+            for flip in summary.flips:
+                click.echo(f"  would flip: {flip['id']} {flip['before']} -> {flip['after']}")
+            click.echo("Dry run: nothing was written.")
+    for warning in summary.warnings:
+        click.echo(f"warning: {warning}", err=True)
     for problem in summary.skipped:
         click.echo(f"skipped {problem}", err=True)
     if summary.skipped:
@@ -425,6 +532,23 @@ def ingest(state: CliState, path: Path, fmt: str, rules_path: Path | None, stric
         if strict:
             raise click.ClickException(f"{message} (--strict)")
         click.echo(f"Warning: {message}. Pass --strict to make this an error.", err=True)
+
+
+def _echo_rules_changes(summary: Any, err: bool = False) -> None:
+    """A summary's rules changes (the diff, edges opened and closed) and what its run changed."""
+    for change in getattr(summary, "rules_changes", ()):
+        diff = change.diff
+        was = f"v{diff.previous_version}" if diff.previous_version else "new"
+        click.echo(f"  rules {diff.ruleset} ({was} -> v{change.version}): added "
+                   f"{list(diff.added)}, changed {list(diff.changed)}, removed {list(diff.removed)}",
+                   err=err)
+        for line in diff.lines if diff.previous_version else ():
+            click.echo(f"    {line}", err=err)
+    opened = ", ".join(f"{rule} {n}" for rule, n in sorted(summary.edges_opened.items()))
+    closed = ", ".join(f"{rule} {n} ({reason})" for rule, reasons in sorted(summary.edges_closed.items())
+                       for reason, n in sorted(reasons.items()))
+    if opened or closed:
+        click.echo(f"  edges opened: {opened or 'none'}; closed: {closed or 'none'}", err=err)
 
 
 @main.command("retrieve")
@@ -604,15 +728,28 @@ def render_explanation(explanation: Explanation) -> str:
             continue
         branch = root.add(Text("controlled by " + label(
             result.doc_id, result.title, str(result.status), result.published)))
+        # the chain along full edges, each document with the partial edges into it beside it
+        _add_amendments(branch, result.amendments, explanation.doc_id)
         for hop in result.chain:
             target = f"{hop.to_id} {titles.get(hop.to_id, '')}".strip()
             branch = branch.add(Text("superseded by " + hop_label(hop, target)))
             if hop.evidence:
                 branch.add(Text(f"evidence: {hop.evidence}"))
+            _add_amendments(branch, result.amendments, hop.to_id)
     out = io.StringIO()
     Console(file=out, width=max(100, shutil.get_terminal_size().columns), no_color=True,
             highlight=False, emoji=False).print(root)
     return out.getvalue()
+
+
+def _add_amendments(node: Tree, amendments: tuple[Hop, ...], doc_id: str) -> None:
+    """Beside a document of a chain, the partial edges in force into it that the chain does
+    not take (``Result.amendments``)."""
+    for amendment in amendments:
+        if amendment.from_id == doc_id:
+            when = f" on {amendment.effective}" if amendment.effective else " (undated)"
+            node.add(Text(f"amended in part by {amendment.to_id} via {amendment.rule}{when}"
+                          + (f"; evidence: {amendment.evidence}" if amendment.evidence else "")))
 
 
 def _query_records(result: QueryResult) -> str:

@@ -9,10 +9,12 @@ The driver is created at the edge (``from_env``) or passed in; models load on fi
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import math
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from pathlib import Path
 from types import TracebackType
@@ -27,7 +29,15 @@ from car_graph.analyst import QueryResult
 from car_graph.connection import open_driver
 from car_graph.domains import Domain, domain_to_mapping, stored_domains
 from car_graph.embedding import DEFAULT_EMBEDDING_DEVICE, Embedder, create_embedder
-from car_graph.errors import ConfigError, EmptyGraphError, NotFoundError, UnknownDocumentError
+from car_graph.errors import (
+    ConfigError,
+    EmptyGraphError,
+    NotFoundError,
+    RulesChangeRefused,
+    RulesWarningError,
+    UnknownDocumentError,
+    UnknownDomainError,
+)
 from car_graph.evaluation import (
     EvaluationReport,
     VerdictReport,
@@ -38,23 +48,31 @@ from car_graph.evaluation import (
 from car_graph.extraction import EntityExtractor
 from car_graph.ingest.pipeline import (
     DeleteSummary,
+    DomainRemoval,
     IngestSummary,
     PurgeSummary,
     add_mentioned_names,
     delete_documents,
+    flips,
     ingest_records,
     purge_history,
+    rehearse_statuses,
+    remove_domain,
+    rule_warnings,
+    rules_for_records,
 )
+from car_graph.ingest.rulesets import Vocabulary, add_records, stored_rulesets, tally
 from car_graph.ingest.sources import read_source
 from car_graph.metrics import Reading, VerdictOutcome, score_verdicts
 from car_graph.records import DocumentRecord
 from car_graph.retrieval import Retrieval, RetrievalSettings, Retriever
-from car_graph.rules import Rule, load_domain_file
+from car_graph.rules import ANY_DOMAIN, Rule, read_domain_file, ruleset_name
 from car_graph.settings import Settings
-from car_graph.store import GraphStore
+from car_graph.store import GraphStore, RehearsalStore
 from car_graph.target import resolve_target
 from car_graph.types import DocumentHistory, Explanation, KnownAt, Result, instant, known_at_instant
 from car_graph.verdict import (
+    VERDICT_DEPTH,
     VERDICT_MARGIN,
     Verdict,
     kind_of_status,
@@ -64,6 +82,28 @@ from car_graph.verdict import (
 )
 
 logger = logging.getLogger(__name__)
+
+# A rules change that would close more than this share of its rule set's edges is refused
+# unless confirmed (--yes): a misspelt scope type or kind closes them all.
+RULES_CHANGE_CLOSE_LIMIT = 0.25
+
+
+@dataclass
+class DomainInfo:
+    """A domain as the graph knows it (``car-graph domains``)."""
+
+    name: str
+    documents: int
+    declared: bool  # a YAML declaration is stored (identifiers, names)
+    builtin: bool  # an installed domain (a folder of ingest/domains/ or an entry point)
+    ruleset: dict[str, Any] | None  # the stored rule set (StoredRuleSet.to_json) or None
+    declaration: dict[str, Any] | None = None  # `domains show`: the stored declaration
+    changes: list[dict[str, Any]] = field(default_factory=list)  # `domains show`: newest first
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "documents": self.documents, "declared": self.declared,
+                "builtin": self.builtin, "ruleset": self.ruleset,
+                "declaration": self.declaration, "changes": self.changes}
 
 
 class CarClient:
@@ -181,11 +221,31 @@ class CarClient:
         problems: Sequence[Any] = (),
         domain: Domain | None = None,
         batch_size: int = 256,
+        ruleset: str | None = None,
+        rules_source: str = "api",
+        rules_origin: str | None = None,
+        refresh: bool = False,
+        strict: bool = False,
+        yes: bool = False,
+        dry_run: bool = False,
+        close_limit: float = RULES_CHANGE_CLOSE_LIMIT,
+        vocabulary: Vocabulary | None = None,
     ) -> IngestSummary:
         """Load records. ``domain``: a user domain (identifier patterns, name types) declared in
-        YAML; it is registered for extraction and stored in the graph for later questions."""
+        YAML; it is registered for extraction and stored in the graph for later questions.
 
+        Rules: the graph keeps its rule sets and applies them to every later ingest. ``rules``
+        given is a new version of the rule set ``ruleset`` (default: the domain its rules name,
+        else ``*``): a rules change, applied to the whole graph. A change that would close more
+        than ``close_limit`` of the set's edges raises RulesChangeRefused (nothing written)
+        unless ``yes``. ``dry_run``: do everything in a transaction that is rolled back, and
+        report what would change (edges opened and closed, statuses that flip).
 
+        The summary's ``warnings`` list every rule that matches no document and the records a
+        rule cannot evaluate (``vocabulary``: of the records, when they are a stream read
+        beforehand -- ``ingest_file`` does so; a sequence is read here); ``strict`` makes them
+        a RulesWarningError before anything is written. ``refresh``: write unchanged records
+        again too, so their rules are re-evaluated."""
         self.apply_schema()
         self.claim_embedder()
         self._retriever = None  # questions analysed before this ingest may link differently
@@ -196,34 +256,137 @@ class CarClient:
                 self.extractor.register_domain(stored)
         if domain is not None:
             self.extractor.register_domain(domain)
-            self.store.write("upsert_domain", domain=domain.name,
-                             spec=json.dumps(domain_to_mapping(domain), sort_keys=True))
-        return ingest_records(
-            records, self.store, self.embedder, self.extractor, rules,
-            progress=progress, problems=problems, batch_size=batch_size,
-        )
+        if vocabulary is None:
+            vocabulary = {}
+            if isinstance(records, Sequence):
+                add_records(vocabulary, records)
+        planned = rules_for_records(self.store, self.extractor.registry,
+                                    {d for d, _ in vocabulary}, rules, ruleset)
+        warnings = rule_warnings(self.store, planned, vocabulary)
+        if strict and warnings:
+            raise RulesWarningError([str(w) for w in warnings])
+        run_ingest = functools.partial(
+            self._ingest_into, records=records, rules=rules, domain=domain, ruleset=ruleset,
+            rules_source=rules_source, rules_origin=rules_origin, refresh=refresh,
+            progress=progress, problems=problems, batch_size=batch_size)
+        if dry_run:
+            summary = self._rehearse(run_ingest)
+        else:
+            if rules is not None and not yes:
+                self._check_rules_change(rules, ruleset, rules_source, rules_origin, close_limit,
+                                         warnings)
+            summary = run_ingest(self.store)
+        summary.warnings = warnings
+        return summary
+
+    def _ingest_into(self, store: GraphStore, records: Iterable[DocumentRecord],
+                     rules: Sequence[Rule] | None, *, domain: Domain | None,
+                     overlap: bool = True, **options: Any) -> IngestSummary:
+        if domain is not None:
+            store.write("upsert_domain", domain=domain.name,
+                        spec=json.dumps(domain_to_mapping(domain), sort_keys=True))
+        return ingest_records(records, store, self.embedder, self.extractor, rules,
+                              overlap=overlap, **options)
+
+    def _rehearse(self, work: Callable[..., IngestSummary]) -> IngestSummary:
+        """Run ``work(store)`` in one transaction that is rolled back; the summary says what it
+        did, with the statuses that flipped."""
+        with RehearsalStore.over(self.store) as rehearsal:
+            before = rehearse_statuses(rehearsal)
+            summary = work(rehearsal, overlap=False)
+            summary.flips = flips(before, rehearse_statuses(rehearsal))
+        summary.dry_run = True
+        return summary
+
+    def _check_rules_change(self, rules: Sequence[Rule], ruleset: str | None, source: str,
+                            origin: str | None, close_limit: float,
+                            warnings: Sequence[Any] = ()) -> None:
+        """Refuse a rules change that would close more than ``close_limit`` of its rule set's
+        edges: rehearsed alone (no records), then rolled back."""
+        name = ruleset or ruleset_name(rules)
+        old = stored_rulesets(self.store).get(name)
+        if old is None:
+            return
+        held = sum(n for rule, n in self.store.edges_by_rule().items()
+                   if rule in {r.name for r in old.rules})
+        with RehearsalStore.over(self.store) as rehearsal:
+            summary = ingest_records([], rehearsal, self.embedder, self.extractor, rules,
+                                     ruleset=name, rules_source=source, rules_origin=origin,
+                                     progress=False, overlap=False)
+        closing = sum(c.closed_count for c in summary.rules_changes)
+        summary.warnings = list(warnings)
+        if held and closing > close_limit * held:
+            raise RulesChangeRefused(name, closing, held, close_limit, summary)
 
     def ingest_file(
         self, path: Path, *, format: str = "jsonl", rules_path: Path | None = None,
-        progress: bool = False, batch_size: int = 256,
+        progress: bool = False, batch_size: int = 256, refresh: bool = False,
+        strict: bool = False, yes: bool = False, dry_run: bool = False,
     ) -> IngestSummary:
-
+        """Ingest a file (``format``: jsonl or a domain's format), with ``rules_path`` as the new
+        version of the rule set its file names (see :meth:`ingest`)."""
         problems: list[Any] = []
-        domain, rules = load_domain_file(rules_path) if rules_path else (None, None)
+        domain, rules, ruleset = read_domain_file(rules_path) if rules_path else (None, None, None)
         if domain is not None:
             self.extractor.register_domain(domain)
         # Names documents mention must be known before any text is read: a first, cheap pass
-        # over the file (no embedding); the second pass streams the records batch by batch.
-        add_mentioned_names(self.extractor, read_source(path, format, []))
+        # over the file (no embedding), which also tallies what the records offer the rules;
+        # the second pass streams the records batch by batch.
+        vocabulary: Vocabulary = {}
+        add_mentioned_names(self.extractor, tally(vocabulary, read_source(path, format, [])))
         records = read_source(path, format, problems)
         return self.ingest(records, rules, progress=progress, problems=problems, domain=domain,
-                           batch_size=batch_size)
+                           batch_size=batch_size, ruleset=ruleset,
+                           rules_source="file" if rules_path else "api",
+                           rules_origin=str(rules_path) if rules_path else None,
+                           refresh=refresh, strict=strict, yes=yes, dry_run=dry_run,
+                           vocabulary=vocabulary)
 
     def delete(self, ids: Sequence[str]) -> DeleteSummary:
         """Delete documents (by id) with their edges, re-evaluating what depended on them."""
 
         self._retriever = None
         return delete_documents(self.store, ids)
+
+    def domains(self) -> list[DomainInfo]:
+        """Every domain the graph knows: of its documents, its stored declarations and its rule
+        sets (``*``: rules for every domain), with where each comes from."""
+        documents = {row["domain"]: int(row["documents"]) for row in self.store.read("domain_documents")}
+        declared = {d.name for d in stored_domains(self.store)}
+        rulesets = stored_rulesets(self.store)
+        installed = set(self.extractor.registry.names)
+        names = sorted({*(d for d in documents if d), *declared, *rulesets},
+                       key=lambda n: (n == ANY_DOMAIN, n))
+        return [DomainInfo(
+            name=name, documents=documents.get(name, 0), declared=name in declared,
+            builtin=name in installed and name not in declared,
+            ruleset=rulesets[name].to_json() if name in rulesets else None,
+        ) for name in names]
+
+    def domain(self, name: str) -> DomainInfo:
+        """One domain (see :meth:`domains`) with its declaration and its rule set's recorded
+        changes; UnknownDomainError naming the known ones otherwise."""
+        found = {d.name: d for d in self.domains()}
+        if name not in found:
+            raise UnknownDomainError(name, tuple(found))
+        info = found[name]
+        declaration = next((d for d in stored_domains(self.store) if d.name == name), None)
+        info.declaration = domain_to_mapping(declaration) if declaration is not None else None
+        info.changes = [
+            {key: (json.loads(value) if key in ("opened", "closed") else
+                   str(value) if key == "at" else value) for key, value in dict(row).items()}
+            for row in self.store.read("ruleset_history", name=name)]
+        return info
+
+    def remove_domain(self, name: str) -> DomainRemoval:
+        """Forget a domain's stored declaration and rule set (its rules' edges close, reason
+        ``rule removed``); its documents stay. UnknownDomainError if the graph keeps neither."""
+        info = {d.name: d for d in self.domains()}.get(name)
+        if info is None or not (info.declared or info.ruleset):
+            raise UnknownDomainError(name, tuple(d.name for d in self.domains()
+                                                 if d.declared or d.ruleset))
+        self._retriever = None
+        return remove_domain(self.store, name)
 
     def purge(self, before: date | datetime | str) -> PurgeSummary:
         """Really erase history closed before ``before`` (a date: its first instant; a datetime
@@ -301,22 +464,42 @@ class CarClient:
         """Is the document the question is about in force, and if not, what controls it?
 
         Deterministic, and one statement: retrieval returns, from the same walk, the closures
-        of the top ``k`` anchors (and of the best holders of each entity the question links,
-        when it links several), as of ``as_of``; one subject is asserted only
+        of the top anchors (and of the best holders of each entity the question links, when it
+        links several), as of ``as_of``; one subject is asserted only
         when the evidence singles it out, else the verdict is AMBIGUOUS with its candidates.
+        The verdict is a function of the question and the graph: ``k`` sets how many results
+        ``verdict.retrieval`` lists, never what the verdict weighs (``_judged_retrievals``).
         With ``llm`` (a function prompt -> text) the verdict also carries the model's answer to
         ``verdict.prompt()``; car-graph never calls a model on its own. ``known_at``: the
         verdict car-graph would have given then (readings and any explain read as recorded then).
         """
 
-        # every returned anchor's closure, not only the close ones' (``_reading_depth``): a
-        # question may quote one far behind the lead as a second subject
-        # (quoting.quoted_beside); measured at 0-2 % of the statement's time for the top k, and
-        # no measurable difference between the top 5 and the top 10 (docs/rag.md)
-        retrieval = self.retriever.retrieve(question, k, as_of, domain, known_at_instant(known_at),
-                                            readings=self._reading_depth(k), reading_margin=math.inf)
-        verdict = self.verdict_on(retrieval, k=k, margin=margin)
+        listed, judged = self._judged_retrievals(question, k, as_of, domain,
+                                                 known_at_instant(known_at))
+        verdict = self.verdict_on(judged, k=VERDICT_DEPTH, margin=margin)
+        if listed is not judged:
+            verdict = replace(verdict, retrieval=listed)
         return with_llm(verdict, llm) if llm is not None else verdict
+
+    def _judged_retrievals(self, question: str, k: int, as_of: date | None, domain: str | None,
+                           known_at: datetime | None) -> tuple[Retrieval, Retrieval]:
+        """(the retrieval listing ``k`` results, the retrieval the verdict is judged on). The
+        verdict reads what its own depth gives, never ``k``: ``VERDICT_DEPTH`` close anchors
+        weighed, the closures of every anchor a retrieval at that depth returns
+        (``_reading_depth``: a question may quote one far behind the lead as a second subject,
+        quoting.quoted_beside; measured at 0-2 % of the statement's time, no measurable
+        difference between the top 5 and the top 10, docs/rag.md) and ``VERDICT_DEPTH``
+        holders of each entity the question links. One statement serves both when ``k``
+        changes only how many rows come back (``Retriever.reads_alike``); a longer listing
+        costs a second one."""
+        retriever, readings = self.retriever, self._reading_depth(VERDICT_DEPTH)
+        if retriever.reads_alike(k, VERDICT_DEPTH):
+            retrieval = retriever.retrieve(question, k, as_of, domain, known_at, readings=readings,
+                                           reading_margin=math.inf, holders=VERDICT_DEPTH)
+            return retrieval, retrieval
+        return (retriever.retrieve(question, k, as_of, domain, known_at),
+                retriever.retrieve(question, VERDICT_DEPTH, as_of, domain, known_at, readings=readings,
+                                   reading_margin=math.inf, holders=VERDICT_DEPTH))
 
     def _reading_depth(self, k: int) -> int:
         """How many top anchors' closures a verdict's retrieval walks: every anchor it returns
@@ -383,7 +566,8 @@ class CarClient:
         """Score ``answer``'s verdicts on a queries file (gold: ``gold`` = the controlling
         documents, ``anchors`` = what the question is about), beside the naive baseline (the
         top-1 dense document's own status). With several ``margins`` each is scored from the
-        same retrievals (the first is the reported one; the rest form the sweep)."""
+        same retrievals (the first is the reported one; the rest form the sweep). The verdicts
+        do not depend on ``k`` (``answer``); it is reported as given."""
         if not margins:
             raise ConfigError("give at least one margin")
         queries = read_queries(queries_path)
@@ -401,10 +585,11 @@ class CarClient:
         baseline: list[Any] = []
         for query in tqdm(queries, disable=not progress, desc="verdicts", unit="q"):
             explain = explain_as_of(query.as_of)
-            retrieval = self.retriever.retrieve(query.question, k, query.as_of, domain,
-                                                readings=self._reading_depth(k), reading_margin=math.inf)
+            retrieval = self.retriever.retrieve(query.question, VERDICT_DEPTH, query.as_of, domain,
+                                                readings=self._reading_depth(VERDICT_DEPTH),
+                                                reading_margin=math.inf, holders=VERDICT_DEPTH)
             for margin in margins:
-                verdict = self.verdict_on(retrieval, k=k, margin=margin, explain=explain)
+                verdict = self.verdict_on(retrieval, k=VERDICT_DEPTH, margin=margin, explain=explain)
                 runs[margin].append((outcome(verdict), query.gold, query.anchors))
             dense, _ = self.retriever.search("dense", query.question, 1, query.as_of, domain)
             baseline.append((naive_outcome(explain(dense[0]) if dense else None),

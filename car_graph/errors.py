@@ -11,6 +11,9 @@ CarError
 ├── EmbedderMismatchError    the graph's vectors came from another embedding model or variant
 ├── IngestError              an input record is malformed (file, line, reason)
 ├── RulesError               a supersession rules file is invalid
+│   ├── RulesWarningError        --strict: a rule matches nothing, or cannot evaluate records
+│   └── RulesChangeRefused       a rules change would close many edges and was not confirmed
+├── UnknownDomainError       a domain name the graph does not hold
 ├── NotFoundError            a document id does not exist
 │   └── UnknownDocumentError     ... with the nearest ids that do
 ├── EmptyGraphError          the database holds no documents yet
@@ -135,6 +138,47 @@ class RulesError(CarError):
 
     def __str__(self) -> str:
         return f"{self.source}: {self.reason}"
+
+
+class RulesWarningError(RulesError):
+    """Under ``--strict``: the rules in force match nothing or cannot evaluate some records
+    (nothing was written)."""
+
+    def __init__(self, warnings: list[str]) -> None:
+        super().__init__("rules", "; ".join(warnings))
+        self.warnings = warnings
+
+    def __str__(self) -> str:
+        return ("the rules would not do what they say (--strict; nothing was written):\n  "
+                + "\n  ".join(self.warnings))
+
+
+class RulesChangeRefused(RulesError):
+    """A rules change would close more of the graph's rule edges than the limit allows, and was
+    not confirmed (``--yes``); nothing was written. ``change`` is the dry run's report."""
+
+    def __init__(self, ruleset: str, closing: int, edges: int, limit: float, change: object) -> None:
+        super().__init__(ruleset, f"would close {closing} of {edges} rule edges")
+        self.ruleset, self.closing, self.edges, self.limit = ruleset, closing, edges, limit
+        self.change = change
+
+    def __str__(self) -> str:
+        return (f"the new rules for {self.ruleset!r} would close {self.closing} of its "
+                f"{self.edges} rule edges (more than {self.limit:.0%}); nothing was written. "
+                "Check the rules file (see the warnings), preview with --dry-run, or pass --yes "
+                "to apply it")
+
+
+class UnknownDomainError(CarError, LookupError):
+    """A domain name (``--domain``, ``domains show``) that the graph does not hold."""
+
+    def __init__(self, name: str, known: tuple[str, ...] = ()) -> None:
+        super().__init__(name, known)
+        self.name, self.known = name, known
+
+    def __str__(self) -> str:
+        held = ", ".join(self.known) if self.known else "none"
+        return f"no domain {self.name!r} in the graph (domains it holds: {held})"
 
 
 class NotFoundError(CarError, LookupError):

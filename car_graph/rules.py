@@ -210,6 +210,49 @@ def parse_rules(data: Any, source: str) -> list[Rule]:
     return rules
 
 
+def rule_to_mapping(rule: Rule) -> dict[str, Any]:
+    """The YAML form of a rule, which :func:`parse_rules` reads back as the same rule: how a
+    graph stores the rules it was built with (``car-graph domains show`` prints it)."""
+    data: dict[str, Any] = {
+        "name": rule.name,
+        "newer_kind": list(rule.newer_kinds),
+        "older_kind": list(rule.older_kinds),
+        "scope": {rule.scope_mode: list(rule.scope_types)},
+        "order": rule.order,
+        "partial": rule.partial,
+        "confidence": rule.confidence,
+        "domain": rule.domain,
+    }
+    if rule.match is not None:
+        data["match"] = {"newer": rule.match.newer, "older": rule.match.older, "op": rule.match.op,
+                         **({"versioning": rule.match.versioning} if rule.match.versioning else {})}
+    if rule.partial_from:
+        data["partial_from"] = rule.partial_from
+    if rule.description:
+        data["description"] = rule.description
+    return data
+
+
+def rules_from_mappings(rules: Sequence[Mapping[str, Any]], source: str) -> list[Rule]:
+    """Inverse of :func:`rule_to_mapping` over a list (a stored rule set)."""
+    return parse_rules({"rules": list(rules)}, source)
+
+
+def ruleset_name(rules: Sequence[Rule], declared: str | None = None) -> str:
+    """The name a set of rules is stored under in the graph: the domain its file declares
+    (``declared``), else the one domain all its rules name, else ``*`` (rules for every
+    domain). A later rules file of the same name is a rules change of that set."""
+    if declared:
+        return declared
+    domains = {r.domain for r in rules}
+    if len(domains) == 1 and None not in domains:
+        return str(next(iter(domains)))
+    return ANY_DOMAIN
+
+
+ANY_DOMAIN = "*"
+
+
 def load_rules(path: Path) -> list[Rule]:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -247,6 +290,13 @@ def _with_rules() -> str:
 def load_domain_file(path: Path | str) -> tuple[Domain | None, list[Rule]]:
     """A rules/domain YAML file: the domain it declares (None if it declares no entities) and
     its supersession rules (none if it has no ``rules``)."""
+    domain, rules, _ = read_domain_file(path)
+    return domain, rules
+
+
+def read_domain_file(path: Path | str) -> tuple[Domain | None, list[Rule], str]:
+    """:func:`load_domain_file` plus the name its rules are stored under (:func:`ruleset_name`:
+    the file's ``domain``, else ``*``)."""
     path = Path(path)
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -254,7 +304,8 @@ def load_domain_file(path: Path | str) -> tuple[Domain | None, list[Rule]]:
         raise RulesError(str(path), f"cannot read the file: {e}") from e
     domain = domain_from_mapping(data, str(path))
     rules = parse_rules(data, str(path)) if data.get("rules") is not None else []
-    return domain, rules
+    declared = data.get("domain") if isinstance(data.get("domain"), str) else None
+    return domain, rules, ruleset_name(rules, declared)
 
 
 def canonicalize_versions(record: DocumentRecord, rules: Sequence[Rule]) -> dict[str, Any]:

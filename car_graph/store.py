@@ -163,31 +163,39 @@ class GraphStore:
         seconds (the statements are MERGEs, so a replay changes nothing), then reported.
         """
 
-        recorded = (run or self.begin_run("ingest")).params()
+        statements = self._batch_statements(documents, scope, mentions, identifiers, replace, names,
+                                            (run or self.begin_run("ingest")).params())
 
         def work(session: Session) -> None:
             with session.begin_transaction() as tx:
-                if replace:
-                    tx.run(cypher.statement("close_document_versions"),
-                           rows=[{"id": i, "before": {}} for i in replace], reason="updated",
-                           **recorded).consume()
-                    tx.run(cypher.statement("unlink_documents"), ids=list(replace),
-                           **recorded).consume()
-                tx.run(cypher.statement("upsert_documents"), rows=list(documents), **recorded).consume()
-                if scope:
-                    tx.run(cypher.statement("link_scope"), rows=list(scope), **recorded).consume()
-                if identifiers:
-                    tx.run(cypher.statement("link_identifiers"), rows=list(identifiers), **recorded).consume()
-                if names:
-                    tx.run(cypher.statement("link_names"), rows=list(names), **recorded).consume()
-                if mentions:
-                    tx.run(cypher.statement("link_mentions"), rows=list(mentions), **recorded).consume()
-                # last, so the one node every batch locks is held only while committing
-                tx.run(cypher.statement("stamp_graph_version")).consume()
+                for name, params in statements:
+                    tx.run(cypher.statement(name), params).consume()
                 tx.commit()
 
         with self._session(WRITE_ACCESS, f"write a batch of {len(documents)} documents") as s:
             _retrying_idempotent(lambda: work(s))
+
+    @staticmethod
+    def _batch_statements(
+        documents: Sequence[Mapping[str, Any]], scope: Sequence[Mapping[str, Any]],
+        mentions: Sequence[Mapping[str, Any]], identifiers: Sequence[Mapping[str, Any]],
+        replace: Sequence[str], names: Sequence[Mapping[str, Any]], recorded: Mapping[str, Any],
+    ) -> list[tuple[str, dict[str, Any]]]:
+        """The statements of one batch, in order: the replaced ids' versions closed and links
+        dropped, the documents, their links, and last the graph version stamp (so the one node
+        every batch locks is held only while committing)."""
+        statements: list[tuple[str, dict[str, Any]]] = []
+        if replace:
+            statements.append(("close_document_versions", {
+                "rows": [{"id": i, "before": {}} for i in replace], "reason": "updated", **recorded}))
+            statements.append(("unlink_documents", {"ids": list(replace), **recorded}))
+        statements.append(("upsert_documents", {"rows": list(documents), **recorded}))
+        for name, rows in (("link_scope", scope), ("link_identifiers", identifiers),
+                           ("link_names", names), ("link_mentions", mentions)):
+            if rows:
+                statements.append((name, {"rows": list(rows), **recorded}))
+        statements.append(("stamp_graph_version", {}))
+        return statements
 
     def counts(self) -> dict[str, int]:
         record = self.read("count_graph")[0]
@@ -195,6 +203,70 @@ class GraphStore:
 
     def edges_by_rule(self) -> dict[str, int]:
         return {r["rule"]: int(r["edges"]) for r in self.read("count_edges_by_rule")}
+
+
+class RehearsalStore(GraphStore):
+    """A GraphStore whose every read and write runs in one explicit write transaction that is
+    rolled back at the end: a dry run goes through exactly the code of the real run (the same
+    statements, the same order) and sees its own writes, then leaves the graph as it was.
+
+        with RehearsalStore.over(store) as rehearsal:
+            summary = ingest_records(records, rehearsal, ...)   # nothing is committed
+
+    One transaction holds all of it, so a rehearsal of a very large change needs the server's
+    transaction memory (the heap) to hold it."""
+
+    def __init__(self, driver: Driver, database: str | None = None, uri: str | None = None) -> None:
+        super().__init__(driver, database, uri)
+        self._tx: Any = None
+
+    @classmethod
+    @contextmanager
+    def over(cls, store: GraphStore) -> Iterator[RehearsalStore]:
+        rehearsal = cls(store.driver, store.database, store.uri)
+        with rehearsal._session(WRITE_ACCESS, "rehearse a change") as session:
+            tx = session.begin_transaction()
+            rehearsal._tx = tx
+            try:
+                yield rehearsal
+            finally:
+                rehearsal._tx = None
+                tx.rollback()
+
+    def _run(self, name: str, params: Mapping[str, Any], *, history: bool = False) -> list[Record]:
+        text = cypher.load(name, history=history) if history else cypher.statement(name)
+        rows = list(self._tx.run(text, dict(params)))
+        if name in self.STAMPED:
+            self._tx.run(cypher.statement("stamp_graph_version")).consume()
+        return rows
+
+    def read(self, name: str, /, **params: Any) -> list[Record]:
+        params = cypher.clock_defaults(name) | params
+        return self._run(name, params, history=cypher.reads_history(name, params))
+
+    def in_read_transaction(self, work: Callable[[ManagedTransaction], T]) -> T:
+        return work(self._tx)
+
+    def write(self, name: str, /, **params: Any) -> list[Record]:
+        return self._run(name, params)
+
+    def write_in_one_transaction(self, statements: Sequence[tuple[str, Mapping[str, Any]]]) -> list[list[Record]]:
+        return [self._run(name, params) for name, params in statements]
+
+    def write_batch(
+        self,
+        documents: Sequence[Mapping[str, Any]],
+        scope: Sequence[Mapping[str, Any]],
+        mentions: Sequence[Mapping[str, Any]],
+        identifiers: Sequence[Mapping[str, Any]] = (),
+        replace: Sequence[str] = (),
+        names: Sequence[Mapping[str, Any]] = (),
+        *,
+        run: RecordedRun | None = None,
+    ) -> None:
+        for name, params in self._batch_statements(documents, scope, mentions, identifiers, replace,
+                                                    names, (run or self.begin_run("ingest")).params()):
+            self._tx.run(cypher.statement(name), params).consume()
 
 
 def _retrying_idempotent(call: Callable[[], T]) -> T:

@@ -24,18 +24,54 @@ from car_graph.domains import DomainRegistry
 from car_graph.embedding import Embedder, provenance_of
 from car_graph.errors import InputProblem
 from car_graph.extraction import EntityExtractor, EntityMention, ScopedText
+from car_graph.ingest.rulesets import (
+    RulesDiff,
+    RuleWarning,
+    StoredRuleSet,
+    bundled_rulesets,
+    check_unique_names,
+    diagnose,
+    diff_rules,
+    merged,
+    rules_fingerprint,
+    rules_in_force,
+    stored_rulesets,
+    vocabulary_of_graph,
+)
+from car_graph.ingest.rulesets import Vocabulary as Vocabulary
 from car_graph.keys import normalize_key
 from car_graph.records import DocumentRecord, SupersedesRef, parse_date, stored_attributes
-from car_graph.rules import Rule, canonicalize_versions, domain_rules
+from car_graph.rules import Rule, canonicalize_versions, rule_to_mapping, ruleset_name
 from car_graph.store import GraphStore, RecordedRun
 
 logger = logging.getLogger(__name__)
 
 @dataclass
+class RulesChange:
+    """A rule set's new version as one run applied it: the diff, and the edges the change
+    opened and closed (rule -> count; closed: rule -> reason -> count)."""
+
+    diff: RulesDiff
+    source: str
+    version: int | None = None
+    opened: dict[str, int] = field(default_factory=dict)
+    closed: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    @property
+    def closed_count(self) -> int:
+        return sum(sum(reasons.values()) for reasons in self.closed.values())
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.diff.to_json(), "source": self.source, "version": self.version,
+                "opened": self.opened, "closed": self.closed}
+
+
+@dataclass
 class IngestSummary:
     documents: int = 0  # valid records now in the graph (written, or unchanged and skipped)
-    updated: int = 0
+    updated: int = 0  # of them, replaced: a changed record written over its earlier version
     unchanged: int = 0
+    added: int = 0  # of them, new ids
     scope_links: int = 0
     identifier_links: int = 0
     name_links: int = 0
@@ -48,11 +84,21 @@ class IngestSummary:
     unresolved: int = 0
     graph: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
+    # what this run changed: edges opened by rule, and closed by rule and reason
+    edges_opened: dict[str, int] = field(default_factory=dict)
+    edges_closed: dict[str, dict[str, int]] = field(default_factory=dict)
+    rules_changes: list[RulesChange] = field(default_factory=list)
+    warnings: list[RuleWarning] = field(default_factory=list)
+    run: int | None = None  # the recorded run (None: nothing changed)
+    dry_run: bool = False
+    flips: list[dict[str, Any]] = field(default_factory=list)  # dry run: statuses that change
 
     def to_json(self) -> dict[str, Any]:
         return {
             "documents": self.documents,
             "updated": self.updated,
+            "replaced": self.updated,
+            "added": self.added,
             "unchanged": self.unchanged,
             "scope_links": self.scope_links,
             "identifier_links": self.identifier_links,
@@ -68,7 +114,26 @@ class IngestSummary:
             "unresolved": self.unresolved,
             "graph": self.graph,
             "seconds": round(self.seconds, 2),
+            "edges_opened": self.edges_opened,
+            "edges_closed": self.edges_closed,
+            "rules_changes": [c.to_json() for c in self.rules_changes],
+            "warnings": [w.to_json() for w in self.warnings],
+            "run": self.run,
+            "dry_run": self.dry_run,
+            "flips": self.flips,
         }
+
+
+def edge_changes(store: GraphStore, run: RecordedRun) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
+    """The edges ``run`` opened (rule -> count) and closed (rule -> reason -> count) so far."""
+    opened: dict[str, int] = {}
+    closed: dict[str, dict[str, int]] = {}
+    for row in store.read("run_edge_changes", **run.params()):
+        if row["change"] == "opened":
+            opened[row["rule"]] = int(row["edges"])
+        else:
+            closed.setdefault(row["rule"], {})[row["reason"] or "closed"] = int(row["edges"])
+    return opened, closed
 
 
 class LazyRun:
@@ -87,13 +152,22 @@ class LazyRun:
             self._run = self.store.begin_run(self.command, self.embedder)
         return self._run
 
+    @property
+    def begun(self) -> RecordedRun | None:
+        return self._run
+
+
+def applicable(rules: Sequence[Rule], record: DocumentRecord) -> list[Rule]:
+    """The rules that may link ``record``: those of its domain and those naming none."""
+    return [r for r in rules if r.domain is None or r.domain == record.domain]
+
 
 def record_hash(record: DocumentRecord, rules: Sequence[Rule], domains: str = "") -> str:
     """Fingerprint of everything a record contributes, so an unchanged record is skipped:
-    the record, the rules in force and (``domains``: the fingerprint of the domains that apply
-    to the record, ``registry.for_document(record.domain).fingerprint()``) what they derive from
-    it -- a newly declared identifier or name attribute re-derives links."""
-    payload = json.dumps([record.to_json(), sorted(r.name for r in rules), domains],
+    the record, the rules in force that apply to it and (``domains``: the fingerprint of the
+    domains that apply to the record, ``registry.for_document(record.domain).fingerprint()``)
+    what they derive from it -- a newly declared identifier or name attribute re-derives links."""
+    payload = json.dumps([record.to_json(), sorted(r.name for r in applicable(rules, record)), domains],
                          sort_keys=True, default=str)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
@@ -107,7 +181,7 @@ def document_row(
 ) -> dict[str, Any]:
     """The upsert row: every stored property (replacing the old ones) and the embedding (None
     keeps the stored one: the text did not change)."""
-    attributes = canonicalize_versions(record, rules)
+    attributes = canonicalize_versions(record, applicable(rules, record))
     withdrawn = attributes.get("withdrawn")
     refs: list[SupersedesRef] = []
     for ref in record.supersedes:  # first reference to a target wins
@@ -180,21 +254,6 @@ def _batches(items: Iterable[DocumentRecord], size: int) -> Iterator[list[Docume
         yield batch
 
 
-def rules_for_domain(registry: DomainRegistry, domain: str) -> list[Rule]:
-    """The rules the registered domain bundles; none when it is not registered or bundles none.
-    A bundled file that is missing or broken is an error, never silently "no rules"."""
-    declared = registry.get(domain)
-    return domain_rules(declared) if declared is not None else []
-
-
-def rules_for(records: Iterable[DocumentRecord], registry: DomainRegistry) -> list[Rule]:
-    """The bundled rules of every domain present in the records (domains without rules: none)."""
-    rules: list[Rule] = []
-    for domain in sorted({r.domain for r in records if r.domain}):
-        rules.extend(rules_for_domain(registry, domain))
-    return rules
-
-
 def rule_fingerprint(rule: Rule) -> str:
     return hashlib.sha256(json.dumps(rule.parameters(), sort_keys=True, default=str).encode()).hexdigest()
 
@@ -221,6 +280,10 @@ def ingest_records(
     extractor: EntityExtractor,
     rules: Sequence[Rule] | None = None,
     *,
+    ruleset: str | None = None,
+    rules_source: str = "api",
+    rules_origin: str | None = None,
+    refresh: bool = False,
     batch_size: int = 256,
     progress: bool = True,
     problems: Sequence[InputProblem] = (),
@@ -233,33 +296,58 @@ def ingest_records(
     ``nlp.pipe``, one write transaction, then the batch's supersession), so memory does not grow
     with the corpus. With ``overlap`` (the default) the next batch is embedded and run through
     spaCy on a second thread while this one is written: at most two batches in memory, writes
-    in input order as without it. A record whose content is unchanged since it was last written is skipped; a
-    changed one replaces its old version (properties, links, rule edges) and keeps its embedding
-    when its text is the same. Rules, explicit references, cycle marks and unresolved dates are
-    computed only for the documents a batch wrote and the scopes they joined or left; a rule that
-    is new or changed since the last ingest is applied to the whole graph once.
+    in input order as without it. A record whose content is unchanged since it was last written
+    is skipped (``refresh``: written again all the same, its rules re-evaluated); a changed one
+    replaces its old version (properties, links, rule edges) and keeps its embedding when its
+    text is the same. Rules, explicit references, cycle marks and unresolved dates are computed
+    only for the documents a batch wrote and the scopes they joined or left.
 
-    ``rules`` None means the bundled rules of the records' (registered) domains. Each record is
-    read with the declarations of the domains that apply to it (``DomainRegistry.for_document``:
-    its own domain's alone; every registered domain's when it names none or an undeclared one).
-    ``problems`` are input
-    records rejected upstream (reported in the summary). Names that documents mention (scope
-    types a domain finds in text) are collected first when ``records`` is a sequence; a one-shot iterator adds each
+    Rules: the graph keeps the rule sets it was built with (:mod:`car_graph.ingest.rulesets`)
+    and applies all of them to every record it writes. ``rules`` given is a new version of the
+    rule set ``ruleset`` (default: :func:`~car_graph.rules.ruleset_name`), applied to the whole
+    graph first -- rules removed from it close their edges (reason ``rule removed``), changed
+    ones re-derive theirs (``rule changed``) -- and kept; ``rules_source`` / ``rules_origin``
+    say where it came from. Records of a built-in domain whose rule set the graph does not hold
+    yet bring its bundled rules, applied to the whole graph once at the end.
+
+    Each record is read with the declarations of the domains that apply to it
+    (``DomainRegistry.for_document``). ``problems`` are input records rejected upstream
+    (reported in the summary). Names that documents mention (scope types a domain finds in
+    text) are collected first when ``records`` is a sequence; a one-shot iterator adds each
     batch's names as it arrives.
     """
     started = time.perf_counter()
     # a list is kept by reference: a streaming reader fills it as records are read
     summary = IngestSummary(skipped=problems if isinstance(problems, list) else list(problems))
     registry = extractor.registry
-    given_rules = None if rules is None else list(rules)
-    active: dict[str, Rule] = {r.name: r for r in given_rules or []}
-    domains_seen: set[str] = set()
     if isinstance(records, Sequence):
         add_mentioned_names(extractor, records)
-    stored = {r["name"]: r["fingerprint"] for r in store.read("read_rules")}
     # the transaction time of everything this ingest writes, and what embedded its vectors: the
     # same export gives slightly different int8 vectors on another CPU (docs/embedding.md)
     run = LazyRun(store, "ingest", json.dumps(provenance_of(embedder), sort_keys=True))
+
+    rulesets = stored_rulesets(store)
+    changes: list[tuple[str, list[Rule], str, str | None]] = []
+    if rules is not None:
+        changes.append((ruleset or ruleset_name(rules), list(rules), rules_source, rules_origin))
+    # a stored bundled rule set follows its domain's bundled file (a newer car-graph)
+    for name, stored in sorted(rulesets.items()):
+        if stored.source == "bundled" and all(name != c[0] for c in changes):
+            bundled = bundled_rulesets(registry, [name]).get(name)
+            if bundled is not None and rules_fingerprint(bundled) != stored.fingerprint:
+                changes.append((name, bundled, "bundled", None))
+    for name, new_rules, source, origin in changes:
+        check_unique_names(name, new_rules, rulesets)
+        change = change_rules(store, name, new_rules, rulesets, run, summary, source=source,
+                              origin=origin)
+        if change is not None:
+            summary.rules_changes.append(change)
+        rulesets = stored_rulesets(store)
+
+    stored_fingerprints = {r["name"]: r["fingerprint"] for r in store.read("read_rules")}
+    active: dict[str, Rule] = {r.name: r for r in rules_in_force(rulesets)}
+    new_bundled: dict[str, list[Rule]] = {}
+    domains_seen: set[str] = set()
 
     bar = tqdm(total=len(records) if isinstance(records, Sequence) else None, unit="doc",
                desc="ingest", disable=not progress)
@@ -272,14 +360,15 @@ def ingest_records(
         batch = next(batches, None)
         if batch is None:
             return None
-        if given_rules is None:
-            for domain in sorted({r.domain for r in batch if r.domain} - domains_seen):
-                domains_seen.add(domain)
-                for rule in rules_for_domain(registry, domain):
-                    active.setdefault(rule.name, rule)
+        fresh_domains = sorted({r.domain for r in batch if r.domain} - domains_seen - set(rulesets))
+        domains_seen.update(fresh_domains)
+        for domain, bundled in bundled_rulesets(registry, fresh_domains).items():
+            new_bundled[domain] = bundled
+            for rule in bundled:
+                active.setdefault(rule.name, rule)
         if not isinstance(records, Sequence):
             add_mentioned_names(extractor, batch)
-        return prepare_batch(batch, store, embedder, extractor, list(active.values()))
+        return prepare_batch(batch, store, embedder, extractor, list(active.values()), refresh=refresh)
 
     # One batch in flight: batch n+1 is read, embedded and run through spaCy while batch n is
     # written and its supersession resolved. Writes stay strictly in order, on this thread, one
@@ -298,7 +387,8 @@ def ingest_records(
             if overlap and written & {r.id for r in prepared.batch}:
                 # an id of the batch just written came again: its state was read before that
                 # write committed, so read it again (and embed what that changes)
-                prepared = prepare_batch(prepared.batch, store, embedder, extractor, prepared.rules)
+                prepared = prepare_batch(prepared.batch, store, embedder, extractor, prepared.rules,
+                                         refresh=refresh)
             upcoming = prefetch.submit(prepare_next) if overlap else None
             write_prepared(prepared, store, registry, summary, run)
             written = {r.id for r in prepared.batch}
@@ -307,22 +397,124 @@ def ingest_records(
                 on_batch(summary.documents)
     bar.close()
 
-    # Rules that are new or changed since the last ingest see every pair once.
-    renewed = [r for r in active.values() if stored.get(r.name) != rule_fingerprint(r)]
+    # Rules new to the graph (a built-in domain's bundled rules, first seen now) see every pair
+    # once; their rule sets are kept from now on.
+    renewed = [r for r in active.values() if stored_fingerprints.get(r.name) != rule_fingerprint(r)]
     if renewed:
         resolve_supersession(store, renewed, summary, ids=None, all_rules=list(active.values()),
                              run=run.run)
-        store.write("upsert_rules", rules=[
-            {"name": r.name, "fingerprint": rule_fingerprint(r),
-             "parameters": json.dumps(r.parameters(), sort_keys=True, default=str)}
-            for r in renewed])
+        remember_rules(store, renewed)
+    for domain, bundled in sorted(new_bundled.items()):
+        keep_ruleset(store, domain, bundled, diff_rules(domain, None, bundled), run.run,
+                     source="bundled", origin=None, opened={}, closed={})
     if summary.missing_references:
         summary.missing_references = still_missing(store, summary.missing_references)
+    finish(store, summary, run)
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def finish(store: GraphStore, summary: IngestSummary, run: LazyRun) -> None:
+    """The summary's graph totals and what the run changed (nothing when it never began)."""
+    if run.begun is not None:
+        summary.run = run.begun.number
+        summary.edges_opened, summary.edges_closed = edge_changes(store, run.begun)
     summary.edges_by_rule = store.edges_by_rule()
     summary.graph = store.counts()
     summary.unresolved = summary.graph["unresolved"]
-    summary.seconds = time.perf_counter() - started
-    return summary
+
+
+def remember_rules(store: GraphStore, rules: Sequence[Rule]) -> None:
+    store.write("upsert_rules", rules=[
+        {"name": r.name, "fingerprint": rule_fingerprint(r),
+         "parameters": json.dumps(r.parameters(), sort_keys=True, default=str)}
+        for r in rules])
+
+
+def keep_ruleset(store: GraphStore, name: str, rules: Sequence[Rule], diff: RulesDiff,
+                 run: RecordedRun, *, source: str, origin: str | None,
+                 opened: Mapping[str, int], closed: Mapping[str, Mapping[str, int]]) -> int:
+    row = store.write(
+        "store_ruleset", name=name, source=source, origin=origin,
+        rules=json.dumps([rule_to_mapping(r) for r in rules], sort_keys=True, default=str),
+        fingerprint=rules_fingerprint(rules), added=list(diff.added), changed=list(diff.changed),
+        removed=list(diff.removed), opened=json.dumps(opened, sort_keys=True),
+        closed=json.dumps(closed, sort_keys=True), **run.params())
+    return int(row[0]["version"])
+
+
+def change_rules(store: GraphStore, name: str, rules: Sequence[Rule],
+                 rulesets: Mapping[str, StoredRuleSet], run: LazyRun, summary: IngestSummary,
+                 *, source: str, origin: str | None) -> RulesChange | None:
+    """Make ``rules`` the rule set ``name`` of the graph: rules removed from it close their
+    edges (reason ``rule removed``), changed and added ones are applied to the whole graph (the
+    changed ones' edges not made again close, reason ``rule changed``), and unresolved dates and
+    cycle marks are re-derived. Recorded as a :RuleChange with the edges it opened and closed.
+    None when the stored set is the same."""
+    old = rulesets.get(name)
+    diff = diff_rules(name, old, rules)
+    if old is not None and diff.empty:
+        return None
+    before = edge_changes(store, run.begun) if run.begun is not None else ({}, {})
+    recorded = run.run
+    if diff.removed:
+        store.write("close_rule_edges", rules=list(diff.removed), reason="rule removed",
+                    **recorded.params())
+        store.write("delete_rules", rules=list(diff.removed))
+    in_force = [r for other, stored in rulesets.items() if other != name for r in stored.rules]
+    in_force.extend(rules)
+    renewed = [r for r in rules if r.name in diff.added or r.name in diff.changed]
+    resolve_supersession(store, renewed, summary, ids=None, all_rules=in_force, run=recorded)
+    if renewed:
+        remember_rules(store, renewed)
+    after = edge_changes(store, recorded)
+    opened = {rule: n - before[0].get(rule, 0) for rule, n in after[0].items()
+              if n - before[0].get(rule, 0)}
+    closed = {rule: {reason: n - before[1].get(rule, {}).get(reason, 0)
+                     for reason, n in reasons.items() if n - before[1].get(rule, {}).get(reason, 0)}
+              for rule, reasons in after[1].items()}
+    closed = {rule: reasons for rule, reasons in closed.items() if reasons}
+    version = keep_ruleset(store, name, rules, diff, recorded, source=source, origin=origin,
+                           opened=opened, closed=closed)
+    return RulesChange(diff, source, version, opened, closed)
+
+
+def rules_for_records(store: GraphStore, registry: DomainRegistry, domains: Iterable[str | None],
+                      rules: Sequence[Rule] | None = None, ruleset: str | None = None) -> list[Rule]:
+    """The rules an ingest of records of ``domains`` would apply: the graph's rule sets, with
+    ``rules`` (when given) as the new version of ``ruleset``, and the bundled rules of built-in
+    domains the graph keeps no rule set for."""
+    rulesets = {name: list(s.rules) for name, s in stored_rulesets(store).items()}
+    if rules is not None:
+        rulesets[ruleset or ruleset_name(rules)] = list(rules)
+    for domain, bundled in bundled_rulesets(registry, domains).items():
+        rulesets.setdefault(domain, bundled)
+    return [rule for name in sorted(rulesets) for rule in rulesets[name]]
+
+
+def rule_warnings(store: GraphStore, rules: Sequence[Rule], records: Vocabulary) -> list[RuleWarning]:
+    """:func:`~car_graph.ingest.rulesets.diagnose` of ``rules`` against ``records`` (the
+    vocabulary of those about to be ingested, rulesets.tally), and -- only when a name matches
+    none of them -- against the graph's documents of the rules' domains too (one scan)."""
+    if not rules:
+        return []
+    warnings = diagnose(rules, records)
+    if any(w.about == "unmatched" for w in warnings):
+        domains = None if any(r.domain is None for r in rules) else sorted({r.domain or "" for r in rules})
+        warnings = diagnose(rules, merged(vocabulary_of_graph(store, domains), records))
+    return warnings
+
+
+def rehearse_statuses(store: GraphStore) -> dict[str, tuple[str | None, str]]:
+    """Every document's status (no date cut-off): id -> (title, status)."""
+    return {row["id"]: (row["title"], row["status"]) for row in store.read("document_statuses", ids=None)}
+
+
+def flips(before: Mapping[str, tuple[str | None, str]],
+          after: Mapping[str, tuple[str | None, str]]) -> list[dict[str, Any]]:
+    """The documents present before and after whose status differs."""
+    return [{"id": doc, "title": after[doc][0], "before": before[doc][1], "after": after[doc][1]}
+            for doc in sorted(before.keys() & after.keys()) if before[doc][1] != after[doc][1]]
 
 
 def still_missing(store: GraphStore, reported: Sequence[str]) -> list[str]:
@@ -349,14 +541,15 @@ class PreparedBatch:
 
 def prepare_batch(
     batch: list[DocumentRecord], store: GraphStore, embedder: Embedder, extractor: EntityExtractor,
-    rules: list[Rule],
+    rules: list[Rule], *, refresh: bool = False,
 ) -> PreparedBatch:
     registry = extractor.registry
     state: dict[str, Any] = {row["id"]: dict(row) for row in store.read("document_state", ids=[r.id for r in batch])}
     # changed, new, or written by an ingest that was killed before resolving it; each record
     # under the domains that apply to it (for_document: its own domain's declarations)
     changed = [r for r in batch
-               if state.get(r.id, {}).get("content_hash")
+               if refresh
+               or state.get(r.id, {}).get("content_hash")
                != record_hash(r, rules, registry.for_document(r.domain).fingerprint())
                or state[r.id]["pending"]]
     if not changed:
@@ -396,6 +589,7 @@ def write_prepared(prepared: PreparedBatch, store: GraphStore, registry: DomainR
     replaced = [r.id for r in changed if r.id in state]
     store.write_batch(documents, scope, mentions, identifiers, replace=replaced, names=names, run=run.run)
     summary.updated += len(replaced)
+    summary.added += len(changed) - len(replaced)
     summary.scope_links += len(scope)
     summary.identifier_links += len(identifiers)
     summary.name_links += len(names)
@@ -432,7 +626,8 @@ def resolve_supersession(
             summary.self_references.extend(explicit[0]["self"])
     for rule in rules:
         statement = "apply_rule_previous" if rule.order == "previous" else "apply_rule"
-        store.write(statement, ids=ids, **rule.parameters(), **recorded)
+        store.write(statement, ids=ids, **rule.parameters(), **recorded,
+                    reason="rule changed" if ids is None else "record changed")
         if ids is None:
             store.write("close_stale_rule_edges", rule=rule.name, **recorded)
     store.write("reopen_edges", now=run.at)
@@ -578,16 +773,24 @@ class DeleteSummary:
     deleted: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
     reevaluated: int = 0
+    run: int | None = None
+    edges_opened: dict[str, int] = field(default_factory=dict)
+    edges_closed: dict[str, dict[str, int]] = field(default_factory=dict)
+    orphan_entities: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"deleted": self.deleted, "missing": self.missing, "reevaluated": self.reevaluated}
+        return {"deleted": self.deleted, "missing": self.missing, "reevaluated": self.reevaluated,
+                "run": self.run, "edges_opened": self.edges_opened,
+                "edges_closed": self.edges_closed, "orphan_entities": self.orphan_entities}
 
 
 def delete_documents(store: GraphStore, ids: Sequence[str]) -> DeleteSummary:
     """Delete documents -- close them and their edges, keeping the last version as history
-    (``car-graph purge`` erases it) -- and re-evaluate what depended on them: the unresolved dates
-    of documents that shared their scope (under the rules the graph was built with) and the
-    cycle marks around the documents they were linked with."""
+    (``car-graph purge`` erases it) -- and re-derive what depended on them with the graph's
+    rules: the rule edges of the documents that shared their scope (under ``order: previous``
+    the chain closes over the gap, v1 -> v3 once v2 is gone), their unresolved dates, and the
+    cycle marks around the documents they were linked with. Entities nothing refers to any
+    more go."""
     run = store.begin_run("delete")
     unique = list(dict.fromkeys(ids))
     # the last version is kept (closed) and the node retired in one transaction
@@ -598,16 +801,54 @@ def delete_documents(store: GraphStore, ids: Sequence[str]) -> DeleteSummary:
     ])
     row = rows[0] if rows else {"deleted": [], "neighbours": [], "linked": []}
     summary = DeleteSummary(deleted=list(row["deleted"]),
-                            missing=[i for i in dict.fromkeys(ids) if i not in set(row["deleted"])])
+                            missing=[i for i in dict.fromkeys(ids) if i not in set(row["deleted"])],
+                            run=run.number)
     neighbours = sorted(set(row["neighbours"]))
-    if neighbours:
-        rederive_unresolved(store, neighbours,
-                            [json.loads(stored["parameters"] or "{}") for stored in store.read("read_rules")],
-                            run)
-    if row["linked"]:
-        mark_cycles(store, IngestSummary(), sorted(set(row["linked"])))
+    touched = sorted({*neighbours, *row["linked"]})
+    if touched:
+        rules = rules_in_force(stored_rulesets(store))
+        resolve_supersession(store, rules, IngestSummary(), ids=touched, run=run)
+    summary.orphan_entities = int(store.write("delete_orphan_entities")[0]["deleted"])
     summary.reevaluated = len(neighbours)
+    summary.edges_opened, summary.edges_closed = edge_changes(store, run)
     return summary
+
+
+@dataclass
+class DomainRemoval:
+    domain: str
+    declaration: bool = False
+    rules: list[str] = field(default_factory=list)
+    edges_closed: dict[str, dict[str, int]] = field(default_factory=dict)
+    run: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"domain": self.domain, "declaration": self.declaration, "rules": self.rules,
+                "edges_closed": self.edges_closed, "run": self.run}
+
+
+def remove_domain(store: GraphStore, name: str) -> DomainRemoval:
+    """Forget a domain's stored declaration and rule set: its rules' edges close (reason
+    ``rule removed``), unresolved dates and cycle marks are re-derived with the rules left, and
+    the removal is recorded as the rule set's last change. Its documents stay."""
+    removal = DomainRemoval(name)
+    removal.declaration = bool(store.write("delete_domain", domain=name)[0]["deleted"])
+    rulesets = stored_rulesets(store)
+    stored = rulesets.get(name)
+    if stored is None:
+        return removal
+    run = store.begin_run("remove rules")
+    removal.run = run.number
+    removal.rules = [r.name for r in stored.rules]
+    if removal.rules:
+        store.write("close_rule_edges", rules=removal.rules, reason="rule removed", **run.params())
+        store.write("delete_rules", rules=removal.rules)
+    left = [r for other, s in rulesets.items() if other != name for r in s.rules]
+    resolve_supersession(store, [], IngestSummary(), ids=None, all_rules=left, run=run)
+    removal.edges_closed = edge_changes(store, run)[1]
+    store.write("remove_ruleset", name=name, removed=removal.rules,
+                closed=json.dumps(removal.edges_closed, sort_keys=True), **run.params())
+    return removal
 
 
 @dataclass

@@ -13,7 +13,9 @@
 //         $confidence float, $domain string|null,
 //         $ids list<string>|null, $now datetime, $run int (the recorded run: new edges are
 //         recorded from $now, changed ones close their old version, every edge written
-//         carries applied_by_run, so close_stale_rule_edges.cypher finds those not made again)
+//         carries applied_by_run, so close_stale_rule_edges.cypher finds those not made again),
+//         $reason string (why an edge it re-derives differently closes: 'rule changed' when a
+//         rule is applied to the whole graph, 'record changed' for the documents of $ids)
 // returns: rule string, edges int (edges this rule accounts for among these pairs)
 CALL () {
   UNWIND coalesce($ids, []) AS id
@@ -83,7 +85,7 @@ CALL (newer, older, content) {
     AND any(key IN keys(content) WHERE NOT coalesce(old[key] = content[key], old[key] IS NULL AND content[key] IS NULL))
   CREATE (newer)-[closed:CLOSED_SUPERSEDES]->(older)
   SET closed = properties(old), closed.recorded_until = $now, closed.closed_by_run = $run,
-      closed.closed_reason = 'rule or record changed'
+      closed.closed_reason = $reason
   SET old.recorded_from = $now
 }
 MERGE (newer)-[s:SUPERSEDES {rule: $rule}]->(older)
