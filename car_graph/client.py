@@ -235,8 +235,9 @@ class CarClient:
         YAML; it is registered for extraction and stored in the graph for later questions.
 
         Rules: the graph keeps its rule sets and applies them to every later ingest. ``rules``
-        given is a new version of the rule set ``ruleset`` (default: the domain its rules name,
-        else ``*``): a rules change, applied to the whole graph. A change that would close more
+        given is a new version of the rule set ``ruleset`` (default: the name of ``domain`` when
+        one is given, as a rules file names its domain; else ``*``): a rules change, applied to
+        the whole graph. A change that would close more
         than ``close_limit`` of the set's edges raises RulesChangeRefused (nothing written)
         unless ``yes``. ``dry_run``: do everything in a transaction that is rolled back, and
         report what would change (edges opened and closed, statuses that flip).
@@ -256,6 +257,8 @@ class CarClient:
                 self.extractor.register_domain(stored)
         if domain is not None:
             self.extractor.register_domain(domain)
+        if ruleset is None and domain is not None:
+            ruleset = domain.name
         if vocabulary is None:
             vocabulary = {}
             if isinstance(records, Sequence):

@@ -240,14 +240,9 @@ def rules_from_mappings(rules: Sequence[Mapping[str, Any]], source: str) -> list
 
 def ruleset_name(rules: Sequence[Rule], declared: str | None = None) -> str:
     """The name a set of rules is stored under in the graph: the domain its file declares
-    (``declared``), else the one domain all its rules name, else ``*`` (rules for every
-    domain). A later rules file of the same name is a rules change of that set."""
-    if declared:
-        return declared
-    domains = {r.domain for r in rules}
-    if len(domains) == 1 and None not in domains:
-        return str(next(iter(domains)))
-    return ANY_DOMAIN
+    (``declared``), else ``*`` (the rules given without a domain: one set, whatever domains
+    its rules name). A later rules file of the same name is a rules change of that set."""
+    return declared or ANY_DOMAIN
 
 
 ANY_DOMAIN = "*"

@@ -27,7 +27,6 @@ from car_graph.extraction import EntityExtractor, EntityMention, ScopedText
 from car_graph.ingest.rulesets import (
     RulesDiff,
     RuleWarning,
-    StoredRuleSet,
     bundled_rulesets,
     check_unique_names,
     diagnose,
@@ -336,16 +335,25 @@ def ingest_records(
             bundled = bundled_rulesets(registry, [name]).get(name)
             if bundled is not None and rules_fingerprint(bundled) != stored.fingerprint:
                 changes.append((name, bundled, "bundled", None))
+    # A rules change: the removed rules' edges close now (nothing may derive from them); the
+    # new set is in force for every batch, and applied to the whole graph at the end (below),
+    # where the change is recorded -- so an ingest killed half-way applies it again when re-run.
+    pending: list[tuple[str, list[Rule], RulesDiff, str, str | None]] = []
+    in_force = {name: list(stored.rules) for name, stored in rulesets.items()}
     for name, new_rules, source, origin in changes:
         check_unique_names(name, new_rules, rulesets)
-        change = change_rules(store, name, new_rules, rulesets, run, summary, source=source,
-                              origin=origin)
-        if change is not None:
-            summary.rules_changes.append(change)
-        rulesets = stored_rulesets(store)
+        diff = diff_rules(name, rulesets.get(name), new_rules)
+        if diff.empty:
+            continue
+        if diff.removed:
+            store.write("close_rule_edges", rules=list(diff.removed), reason="rule removed",
+                        **run.run.params())
+            store.write("delete_rules", rules=list(diff.removed))
+        in_force[name] = new_rules
+        pending.append((name, new_rules, diff, source, origin))
 
     stored_fingerprints = {r["name"]: r["fingerprint"] for r in store.read("read_rules")}
-    active: dict[str, Rule] = {r.name: r for r in rules_in_force(rulesets)}
+    active: dict[str, Rule] = {r.name: r for name in sorted(in_force) for r in in_force[name]}
     new_bundled: dict[str, list[Rule]] = {}
     domains_seen: set[str] = set()
 
@@ -399,11 +407,23 @@ def ingest_records(
 
     # Rules new to the graph (a built-in domain's bundled rules, first seen now) see every pair
     # once; their rule sets are kept from now on.
+    # Rules new to the graph or changed since its last ingest (a rules change, a built-in
+    # domain's bundled rules first seen now) see every pair once; rules removed leave unresolved
+    # dates and cycle marks to re-derive with those that stay.
     renewed = [r for r in active.values() if stored_fingerprints.get(r.name) != rule_fingerprint(r)]
-    if renewed:
+    if renewed or any(diff.removed for _, _, diff, _, _ in pending):
         resolve_supersession(store, renewed, summary, ids=None, all_rules=list(active.values()),
                              run=run.run)
         remember_rules(store, renewed)
+    for name, new_rules, diff, source, origin in pending:
+        opened, closed = edge_changes(store, run.run)
+        touched = {*diff.added, *diff.changed, *diff.removed}
+        change = RulesChange(diff, source, None,
+                             {rule: n for rule, n in opened.items() if rule in touched},
+                             {rule: reasons for rule, reasons in closed.items() if rule in touched})
+        change.version = keep_ruleset(store, name, new_rules, diff, run.run, source=source,
+                                      origin=origin, opened=change.opened, closed=change.closed)
+        summary.rules_changes.append(change)
     for domain, bundled in sorted(new_bundled.items()):
         keep_ruleset(store, domain, bundled, diff_rules(domain, None, bundled), run.run,
                      source="bundled", origin=None, opened={}, closed={})
@@ -441,42 +461,6 @@ def keep_ruleset(store: GraphStore, name: str, rules: Sequence[Rule], diff: Rule
         removed=list(diff.removed), opened=json.dumps(opened, sort_keys=True),
         closed=json.dumps(closed, sort_keys=True), **run.params())
     return int(row[0]["version"])
-
-
-def change_rules(store: GraphStore, name: str, rules: Sequence[Rule],
-                 rulesets: Mapping[str, StoredRuleSet], run: LazyRun, summary: IngestSummary,
-                 *, source: str, origin: str | None) -> RulesChange | None:
-    """Make ``rules`` the rule set ``name`` of the graph: rules removed from it close their
-    edges (reason ``rule removed``), changed and added ones are applied to the whole graph (the
-    changed ones' edges not made again close, reason ``rule changed``), and unresolved dates and
-    cycle marks are re-derived. Recorded as a :RuleChange with the edges it opened and closed.
-    None when the stored set is the same."""
-    old = rulesets.get(name)
-    diff = diff_rules(name, old, rules)
-    if old is not None and diff.empty:
-        return None
-    before = edge_changes(store, run.begun) if run.begun is not None else ({}, {})
-    recorded = run.run
-    if diff.removed:
-        store.write("close_rule_edges", rules=list(diff.removed), reason="rule removed",
-                    **recorded.params())
-        store.write("delete_rules", rules=list(diff.removed))
-    in_force = [r for other, stored in rulesets.items() if other != name for r in stored.rules]
-    in_force.extend(rules)
-    renewed = [r for r in rules if r.name in diff.added or r.name in diff.changed]
-    resolve_supersession(store, renewed, summary, ids=None, all_rules=in_force, run=recorded)
-    if renewed:
-        remember_rules(store, renewed)
-    after = edge_changes(store, recorded)
-    opened = {rule: n - before[0].get(rule, 0) for rule, n in after[0].items()
-              if n - before[0].get(rule, 0)}
-    closed = {rule: {reason: n - before[1].get(rule, {}).get(reason, 0)
-                     for reason, n in reasons.items() if n - before[1].get(rule, {}).get(reason, 0)}
-              for rule, reasons in after[1].items()}
-    closed = {rule: reasons for rule, reasons in closed.items() if reasons}
-    version = keep_ruleset(store, name, rules, diff, recorded, source=source, origin=origin,
-                           opened=opened, closed=closed)
-    return RulesChange(diff, source, version, opened, closed)
 
 
 def rules_for_records(store: GraphStore, registry: DomainRegistry, domains: Iterable[str | None],

@@ -8,5 +8,5 @@
 //          recorded_at datetime, run int
 MATCH (s:RuleSet)
 RETURN s.name AS name, s.version AS version, s.source AS source, s.origin AS origin,
-       s.rules AS rules, s.fingerprint AS fingerprint, s.recorded_at AS recorded_at, s.run AS run
+       s.rules AS rules, s.fingerprint AS fingerprint, s.recorded_from AS recorded_at, s.recorded_by_run AS run
 ORDER BY name

@@ -9,7 +9,7 @@
 MERGE (s:RuleSet {name: $name})
 SET s.version = coalesce(s.version, 0) + 1,
     s.source = $source, s.origin = $origin, s.rules = $rules, s.fingerprint = $fingerprint,
-    s.recorded_at = $now, s.run = $run
+    s.recorded_from = $now, s.recorded_by_run = $run
 CREATE (c:RuleChange {ruleset: $name, version: s.version, source: $source, origin: $origin,
                       rules: $rules, added: $added, changed: $changed, removed: $removed,
                       opened: $opened, closed: $closed, at: $now, run: $run})
