@@ -132,6 +132,10 @@ class IdentifierSpec:
     # what a question calls the scheme itself, lowercase ("which TCK covers it?"): such a word
     # written bare is no name of its own (a product named after the scheme, "tck-rs")
     scheme_words: frozenset[str] = frozenset()
+    # with ``partial``: the fewest trailing digits that name such an identifier (None: the
+    # linker's ``LinkingSettings.min_partial_digits``); a scheme whose numbers run to three
+    # digits ("POL-2020-031") is named by "031"
+    min_partial_digits: int | None = None
 
     @property
     def regex(self) -> re.Pattern[str]:
@@ -317,6 +321,17 @@ class DomainRegistry:
     @property
     def partial_types(self) -> frozenset[str]:
         return frozenset(s.type for s in self.identifier_specs if s.partial)
+
+    def partial_digits(self, default: int) -> dict[str, int]:
+        """partial-capable type -> the fewest trailing digits that name one of its identifiers
+        (``IdentifierSpec.min_partial_digits``, else ``default``; the least of a type's
+        patterns when several declare it)."""
+        least: dict[str, int] = {}
+        for spec in self.identifier_specs:
+            if spec.partial:
+                digits = spec.min_partial_digits or default
+                least[spec.type] = min(least.get(spec.type, digits), digits)
+        return least
 
     @property
     def scheme_words(self) -> frozenset[str]:
@@ -511,7 +526,7 @@ def _identifier(raw: Any, where: str) -> IdentifierSpec:
     if not isinstance(raw, Mapping):
         raise RulesError(where, "each identifier is a mapping {type, pattern, ...}")
     unknown = set(raw) - {"type", "pattern", "case_insensitive", "key", "partial", "group",
-                          "scheme_words"}
+                          "scheme_words", "min_partial_digits"}
     if unknown:
         raise RulesError(where, f"unknown keys {sorted(unknown)}")
     pattern = raw.get("pattern")
@@ -542,7 +557,18 @@ def _identifier(raw: Any, where: str) -> IdentifierSpec:
         type=_type_name(raw.get("type"), where), pattern=bounded, group=group,
         key=KEY_FUNCTIONS[key_name], partial=partial, key_name=key_name,
         scheme_words=_scheme_words(raw.get("scheme_words", []), where),
+        min_partial_digits=_min_partial_digits(raw.get("min_partial_digits"), partial, where),
     )
+
+
+def _min_partial_digits(raw: Any, partial: bool, where: str) -> int | None:
+    if raw is None:
+        return None
+    if not partial:
+        raise RulesError(where, "'min_partial_digits' applies to a 'partial: true' identifier")
+    if isinstance(raw, bool) or not isinstance(raw, int) or raw < 1:
+        raise RulesError(where, f"'min_partial_digits' must be a whole number of at least 1, got {raw!r}")
+    return raw
 
 
 def _scheme_words(raw: Any, where: str) -> frozenset[str]:
@@ -637,7 +663,10 @@ def domain_to_mapping(domain: Domain) -> dict[str, Any]:
         "domain": domain.name,
         "identifiers": [
             {"type": s.type, "pattern": s.pattern, "key": s.key_name, "partial": s.partial,
-             "group": s.group, "scheme_words": sorted(s.scheme_words), "_bounded": True}
+             "group": s.group, "scheme_words": sorted(s.scheme_words), "_bounded": True,
+             # only when declared: a domain stored without it reads back as it was
+             **({"min_partial_digits": s.min_partial_digits}
+                if s.min_partial_digits is not None else {})}
             for s in domain.identifiers
         ],
         "names": [
@@ -663,6 +692,8 @@ def domain_from_json(text: str, source: str) -> Domain:
             group=int(raw.get("group", 0)), key=KEY_FUNCTIONS.get(key_name, normalize_key),
             partial=bool(raw.get("partial", False)), key_name=key_name,
             scheme_words=frozenset(raw.get("scheme_words") or ()),
+            min_partial_digits=(int(raw["min_partial_digits"])
+                                if raw.get("min_partial_digits") is not None else None),
         ))
     names = [_name(raw, f"{source} names[{i}]") for i, raw in enumerate(data.get("names", []))]
     return Domain(

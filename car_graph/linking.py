@@ -11,7 +11,8 @@ Kinds of keys, and how each is linked:
 * **Identifiers** (any declared pattern: CVE, NDC, a user's ticket id ...) and identifier-like
   tokens (letters and digits, or digits and hyphens) match entity keys exactly after
   normalisation -- never fuzzily, so CVE-2026-34569 never links its neighbour -34568.
-* **Partial identifiers**: a distinctive run of at least ``min_partial_digits`` digits (not a
+* **Partial identifiers**: a distinctive run of at least ``min_partial_digits`` digits (a
+  domain may set its own per identifier: ``IdentifierSpec.min_partial_digits``; not a
   year, not part of an identifier or version the question spells out), bare or in any phrasing,
   links the identifiers of partial-capable types whose key ends with it -- only when at most
   ``max_partial_matches`` do: among the documents of the names the question also gives
@@ -588,15 +589,17 @@ def typo_corrections(
     return out
 
 
-def partial_digit_runs(question: str, spelled: Sequence[tuple[int, int]], settings: LinkingSettings) -> list[str]:
-    """Digit runs that may be the tail of an identifier: long enough, not a year (unless a word
+def partial_digit_runs(question: str, spelled: Sequence[tuple[int, int]], settings: LinkingSettings,
+                       least: int | None = None) -> list[str]:
+    """Digit runs that may be the tail of an identifier: long enough (``least`` digits, else
+    ``settings.min_partial_digits``), not a year (unless a word
     before it says it is a number: "numbered 1962"), not a version a bound gives ("through 3002"),
     and not inside an identifier, version or date the question spells out (``spelled``: their
     char spans)."""
     runs = []
     for m in _DIGIT_RUN.finditer(question):
         digits = m.group(0)
-        if len(digits) < settings.min_partial_digits:
+        if len(digits) < (least or settings.min_partial_digits):
             continue
         if len(digits) == 4 and _YEAR.match(digits) and not _NUMBER_CUE.search(question, 0, m.start()):
             continue
@@ -888,9 +891,21 @@ class EntityLinker:
                 self._link_partial(m.group(2), " ".join(m.group(1).split()).casefold(),
                                    partial_types, named, add)
                 spelled.append((m.start(), m.end()))
-            for digits in partial_digit_runs(question, spelled, self.settings):
-                self._link_partial(digits, "", partial_types, named, add)
+            for digits in self._digit_runs(question, spelled):
+                self._link_partial(digits, "", self._partial_types_of(digits), named, add)
         return list(linked.values())
+
+    def _digit_runs(self, question: str, spelled: Sequence[tuple[int, int]]) -> list[str]:
+        """The question's digit runs long enough to name an identifier of some partial-capable
+        type (``DomainRegistry.partial_digits``: each type's own least, else the settings')."""
+        least = self.registry.partial_digits(self.settings.min_partial_digits)
+        return partial_digit_runs(question, spelled, self.settings,
+                                  min(least.values(), default=self.settings.min_partial_digits))
+
+    def _partial_types_of(self, digits: str) -> list[str]:
+        """The partial-capable types whose identifiers ``digits`` is long enough to name."""
+        least = self.registry.partial_digits(self.settings.min_partial_digits)
+        return sorted(t for t, n in least.items() if len(digits) >= n)
 
     def _link_in_one_lookup(
         self, question: str, named_text: str, keys: set[str], spelled: list[tuple[int, int]],
@@ -908,7 +923,12 @@ class EntityLinker:
             for m in _ELIDED.finditer(question):
                 partials.append((m.group(2), " ".join(m.group(1).split()).casefold()))
                 spelled.append((m.start(), m.end()))
-            partials += [(digits, "") for digits in partial_digit_runs(question, spelled, self.settings)]
+            partials += [(digits, "") for digits in self._digit_runs(question, spelled)]
+
+        def types_of(digits: str, prefix: str) -> list[str]:
+            # "PREFIX-...DIGITS" is read as before: the prefix narrows it
+            return partial_types if prefix else self._partial_types_of(digits)
+
         # the scopes a partial identifier is first looked for in: the names linked, unless an
         # identifier outweighs the same entity (checked below, when the rows are back)
         named_names: dict[tuple[str, str], None] = {}
@@ -919,9 +939,10 @@ class EntityLinker:
         rows: list[Any] = []
         if keys or partials:
             rows = self.store.read(
-                "match_identifiers", keys=sorted(keys), scopes=guessed, types=partial_types,
+                "match_identifiers", keys=sorted(keys), scopes=guessed,
                 limit=self.settings.max_partial_matches + 1,
-                partials=[{"suffix": d, "prefix": p, "scoped": bool(guessed) and not p} for d, p in partials])
+                partials=[{"suffix": d, "prefix": p, "scoped": bool(guessed) and not p,
+                           "types": types_of(d, p)} for d, p in partials])
         for row in rows:
             if row["kind"] == "key":
                 add(LinkedEntity(row["type"], row["key"], self.settings.identifier_weight, "identifier"))
@@ -931,7 +952,7 @@ class EntityLinker:
         if partials and {(n["type"], n["key"]) for n in named} != set(named_names):
             # an identifier took over a named entity: its scope is not one to look in first
             for digits, prefix in partials:
-                self._link_partial(digits, prefix, partial_types, named, add)
+                self._link_partial(digits, prefix, types_of(digits, prefix), named, add)
             return list(linked.values())
         limit = self.settings.max_partial_matches
         for i in range(len(partials)):

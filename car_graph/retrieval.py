@@ -22,7 +22,7 @@ from neo4j.time import Date as Neo4jDate
 from car_graph import cypher
 from car_graph.domains import stored_domains
 from car_graph.embedding import Embedder
-from car_graph.errors import ConfigError, NotFoundError
+from car_graph.errors import ConfigError, NotFoundError, UnknownDomainError
 from car_graph.extraction import EntityExtractor
 from car_graph.linking import (
     EntityLinker,
@@ -148,6 +148,8 @@ class Retriever:
         # without documents never links a question through its patterns.
         graph_domains = [row["domain"] for row in self.store.read("document_domains")]
         domains = self.extractor.registry.for_graph(graph_domains)
+        # what ``domain=`` may name: the domains of the documents (the filter is on them)
+        self._document_domains = frozenset(d for d in graph_domains if d)
         # one assignment: a thread analysing a question meanwhile uses the old state whole.
         # The names are not read yet: a Retriever that answers one question (the CLI) would pay
         # for reading every name of a large corpus to save one look-up (see _linker)
@@ -245,10 +247,24 @@ class Retriever:
             except KeyError:  # a refresh in another thread replaced the cache meanwhile
                 continue
 
+    def check_domain(self, domain: str | None, known_at: datetime | None = None) -> None:
+        """``domain`` (a retrieval's ``domain=``, ``--domain``) names a domain the graph holds
+        documents of; else UnknownDomainError naming those it holds -- a misspelt domain would
+        only filter every document out. One not in the cached list is looked for again once the
+        graph's version has moved (another process may have ingested it meanwhile). Not checked
+        with ``known_at``: a domain whose documents were deleted since was held then."""
+        if domain is None or known_at is not None or domain in self._document_domains:
+            return
+        if tuple(self.store.read("graph_version")[0]["version"]) != self.version:
+            self.refresh()
+        if domain not in self._document_domains:
+            raise UnknownDomainError(domain, tuple(sorted(self._document_domains)))
+
     def _common(self, question: str, k: int, as_of: date | None, domain: str | None,
                 known_at: datetime | None = None) -> dict[str, Any]:
         if k < 1:
             raise ConfigError("k must be at least 1")
+        self.check_domain(domain, known_at)
         return {
             **self.question_parameters(question),
             "k": k,
@@ -263,6 +279,14 @@ class Retriever:
             "anchors": max(self.settings.min_anchors, k),
         }
 
+    def reads_alike(self, k: int, other: int) -> bool:
+        """A retrieval at ``k`` and one at ``other`` read the same anchors from the same
+        candidates (``_common``: anchors and candidates per source are at least the settings'),
+        so they differ only in how many result rows come back."""
+        settings = self.settings
+        return (max(settings.min_anchors, k) == max(settings.min_anchors, other)
+                and max(settings.candidates, k) == max(settings.candidates, other))
+
     def _anchor_parameters(self, params: Mapping[str, Any]) -> dict[str, Any]:
         return {key: params[key] for key in (
             "embedding", "entities", "entity_boost", "coverage_boost", "as_of", "known_at", "domain", "anchors",
@@ -271,7 +295,7 @@ class Retriever:
     def retrieve(
         self, question: str, k: int = 5, as_of: date | None = None, domain: str | None = None,
         known_at: datetime | None = None,
-        *, readings: int = 0, reading_margin: float = 0.0,
+        *, readings: int = 0, reading_margin: float = 0.0, holders: int | None = None,
     ) -> Retrieval:
         """Anchors (queries/anchors.cypher) and their controlling documents
         (queries/closure.cypher) in one statement, ``car`` (composed by the catalogue): one round
@@ -282,12 +306,14 @@ class Retriever:
         ``readings`` anchors within ``reading_margin`` of the best one (and, for a question
         linking several entities, of those holding one): ``Retrieval.readings``, what
         ``explain`` says of each -- the verdict's candidates, without a second statement (read
-        as known at ``known_at`` too)."""
+        as known at ``known_at`` too). ``holders``: how many of each linked entity's best
+        holders come back wherever they rank (default: ``k`` with readings, else none); a
+        verdict asks for its own number, so that what it reads does not follow ``k``."""
         for attempt in range(1, VERSION_ATTEMPTS + 1):
             params = self._common(question, k, as_of, domain, known_at)
             # a verdict judges each subject a question names among its holders: with readings,
-            # each linked entity's best k holders come back wherever they rank
-            params["holders"] = k if readings else 0
+            # each linked entity's best holders come back wherever they rank
+            params["holders"] = (k if readings else 0) if holders is None else holders
             found = self.store.read("car", **self._anchor_parameters(params), k=k,
                                     readings=readings, reading_margin=reading_margin,
                                     reading_limit=EXPLAIN_LIMIT)
@@ -321,10 +347,12 @@ class Retriever:
             chain = tuple(hop_from(h) for h in row["chain"])
             if chain:
                 suppressed.add(row["anchor_id"])
-            # kappa > 1 (paper, Def. 5): a scope entity of the anchor holds more documents than
-            # the anchor's closure, so the scope alone does not identify the chain
+            # kappa > 1 (paper, Def. 5): a scope entity of the anchor holds several chains (two
+            # heads or more: @several_chains, the test of analyst/multi_chain_scopes), so the
+            # scope alone does not identify the chain. A scope holding more documents than the
+            # anchor's closure is no such sign: the anchor may sit inside its one chain
             for scope in row["anchor_scope"]:
-                if scope["docs"] > row["anchor_closure"]:
+                if scope["several_chains"]:
                     ambiguous[scope["entity"]] = None
             results.append(self._result(row, chain))
         return Retrieval(
@@ -372,6 +400,7 @@ class Retriever:
             supersedes=tuple(hop_from(h) for h in row["supersedes"]),
             scope=tuple(row["scope"]),
             known_at=known_at,
+            ambiguous_scopes=tuple(row["several_chains"]),
             text=row.get("text") or "",
             kind=row.get("kind"),
         )
@@ -389,6 +418,7 @@ class Retriever:
             anchor_id=row["anchor_id"],
             chain=chain,
             text=row["text"] or "",
+            amendments=tuple(hop_from(h) for h in row.get("amendments") or ()),
         )
 
     def search(
@@ -408,6 +438,7 @@ class Retriever:
             return ids[:k], ids
         if known_at is not None and system in ("dense", "bm25"):
             raise ConfigError(f"--known-at applies to car and hybrid, not to the {system} baseline")
+        self.check_domain(domain, known_at)
         params = self.question_parameters(question)
         if system == "dense":
             rows = self.store.read(

@@ -155,6 +155,29 @@ class AuthorityGraph:
             not e.partial for e in self.superseders(doc, as_of)
         )
 
+    def distance(self, start: str, end: str, as_of: date | None = None,
+                 full_only: bool = False) -> int | None:
+        """Hops of a shortest chain from ``start`` up to ``end`` along edges in force (full
+        ones only with ``full_only``); None when none leads there."""
+        seen, queue = {start: 0}, deque([start])
+        while queue:
+            doc = queue.popleft()
+            for edge in self.superseders(doc, as_of):
+                if (not full_only or not edge.partial) and edge.newer not in seen:
+                    seen[edge.newer] = seen[doc] + 1
+                    queue.append(edge.newer)
+        return seen.get(end)
+
+    def chain_length(self, start: str, end: str, as_of: date | None = None) -> int | None:
+        """Hops of the chain shown from ``start`` to ``end``, one of its controlling documents
+        (explain, retrieve's results, the analyst query chain): a shortest chain along full
+        edges in force when one leads there -- the supersession that voids ``start``, which its
+        verdict names -- else a shortest chain along edges in force, full or partial. A partial
+        amendment that shortcuts the versions between does not replace them; it is shown beside
+        the chain."""
+        full = self.distance(start, end, as_of, full_only=True)
+        return full if full is not None else self.distance(start, end, as_of)
+
     def closure(self, anchors: Iterable[str], as_of: date | None = None) -> set[str]:
         """``cl(A)``: the visible anchors plus everything that supersedes them, transitively."""
         result = {a for a in anchors if self.visible(a, as_of)}

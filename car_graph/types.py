@@ -82,6 +82,9 @@ class Result:
     anchor_id: str
     chain: tuple[Hop, ...] = ()
     text: str = ""
+    # partial edges in force into the chain's documents that the chain does not take (a memo
+    # that amended a version in part, beside the versions that replaced it in full)
+    amendments: tuple[Hop, ...] = ()
 
     @property
     def is_anchor(self) -> bool:
@@ -183,6 +186,10 @@ class Explanation:
     text: str = field(default="", repr=False)
     # its kind, for the verdict (which kinds a question asks about); not part of explain's JSON
     kind: str | None = None
+    # its scope entities that hold several supersession chains on as_of (the scopes
+    # analyst/multi_chain_scopes reports): the verdict's caution. None: not read (an
+    # explanation made by hand)
+    ambiguous_scopes: tuple[str, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The shape of ``car-graph explain --json``, a contract (``known_at`` only when asked

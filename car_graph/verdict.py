@@ -125,6 +125,13 @@ class VerdictKind(StrEnum):
 # entities (1.0 per name, 2.5 per identifier). Chosen on the dev splits (docs/rag.md): the
 # smallest margin at which decisive precision reaches 0.99 on every dev verdict set.
 VERDICT_MARGIN = 1.0
+# The close anchors a verdict weighs at most (the ``k`` of ``verdict_for`` and ``judge``), and the
+# holders of each linked entity it reads: a property of the verdict, not of how many results a
+# caller lists. ``CarClient.answer`` judges every question at this depth whatever its ``k``, so
+# one question gets one verdict (issue 60: ``ask`` and ``retrieve -k 3`` disagreed when the k-th
+# anchor cut a close candidate off). 5, the default ``k`` the margin and the dev verdict sets
+# were measured at, so their verdicts are unchanged.
+VERDICT_DEPTH = 5
 # The least text fit (``Retrieval.anchor_text_scores``: dense + lexical, each in [0, 1], without
 # the entity boosts) a subject singled out by a linked name, not an identifier, needs to be
 # asserted. A name the question uses as an ordinary word ("archive/tar") links a document that
@@ -558,8 +565,10 @@ def decide(retrieval: Retrieval, explanation: Explanation | None) -> Verdict:
         controlling=controlling,
         retrieval=retrieval,
         scope=explanation.scope,
-        # only the subject's own scopes: other anchors' kappa says nothing about this verdict
-        ambiguous_scopes=tuple(s for s in retrieval.ambiguous_scopes if s in explanation.scope),
+        # only the subject's own scopes, read with its closure (the same whatever k listed):
+        # other anchors' kappa says nothing about this verdict
+        ambiguous_scopes=(explanation.ambiguous_scopes if explanation.ambiguous_scopes is not None
+                          else tuple(s for s in retrieval.ambiguous_scopes if s in explanation.scope)),
         notes=tuple(notes),
     )
 

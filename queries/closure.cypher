@@ -28,13 +28,20 @@
 //         $known_at datetime|null,
 //         $embedding list<float>|null, $k int
 // returns: doc_id, title, kind, domain, published, text, status, score, anchor_id,
-//          chain (list<map {from_id, to_id, rule, effective, evidence, partial}>),
+//          chain (list<map {from_id, to_id, rule, effective, evidence, partial}>: the anchor's
+//          chain to the document, along full edges when they lead there, @chain_path),
+//          amendments (list<hop map>: partial edges in force into the chain's documents that
+//          it does not take, @amendments),
 //          anchor_closure int (documents in the anchor's closure),
-//          anchor_scope (list<map {entity string, docs int}>: the anchor's scope entities and how
-//          many documents visible on $as_of share each, counted up to 1001),
+//          anchor_scope (list<map {entity string, docs int, several_chains boolean}>: the
+//          anchor's scope entities, how many documents visible on $as_of share each, counted up
+//          to 1001, and whether the scope holds several chains, @several_chains: the rows of
+//          analyst/multi_chain_scopes),
 //          readings (first row only, else null: list<map {doc_id, title, kind, text, scope list<string>,
+//          several_chains list<string> (the scope entities holding several chains),
 //          superseded_by list<hop map>, supersedes list<hop map>, controlling list<map {doc_id,
-//          title, kind, domain, published, text, status, chain}>}>, one per anchor asked for)
+//          title, kind, domain, published, text, status, chain, amendments}>}>, one per anchor
+//          asked for)
 UNWIND $anchors AS a
 //@if known_at
 CALL (a) {
@@ -57,6 +64,10 @@ WITH a, anchor, collect({d: d, path: path}) AS reached
 UNWIND reached AS r
 WITH a, anchor, size(reached) AS closure_size, r.d AS d, r.path AS path
 WHERE NOT @voided(doc: d, as_of: $as_of, known_at: $known_at)
+// the chain each controlling document is shown with: along full edges when they lead to it
+// (the supersession that voids the anchor), else the walk's shortest path
+WITH a, anchor, closure_size, d,
+     @chain_path(doc: anchor, controller: d, shortest: path, as_of: $as_of, known_at: $known_at) AS path
 // each anchor's frontier (never empty: its closure's maximal documents are not voided), each
 // document with its status, computed here once for the readings and the rows alike: d is not
 // voided, so its status is its frontier status
@@ -77,7 +88,8 @@ CALL (walked) {
          status: status,
          chain: [r IN relationships(path) | {from_id: endNode(r).id, to_id: startNode(r).id,
            rule: r.rule, effective: r.effective, evidence: r.evidence,
-           partial: coalesce(r.partial, false)}]}) AS controlling
+           partial: coalesce(r.partial, false)}],
+         amendments: @amendments(chain: path, as_of: $as_of, known_at: $known_at)}) AS controlling
   WITH a, doc, controlling[..a.reading] AS controlling
   // the anchor as explain.cypher reads it: its version of $known_at and that version's scope
   WITH a, doc, controlling, @known_version(doc: doc, known_at: $known_at) AS doc_facts
@@ -93,8 +105,19 @@ CALL (walked) {
       ELSE COLLECT { MATCH (doc_facts)-[:WAS_LINKED {kind: 'IN_SCOPE'}]->(e:Entity)
                      RETURN e.type + ':' + e.key }
     END,
+    several_chains: CASE WHEN doc_facts = doc
+      THEN COLLECT { MATCH (doc)-[:IN_SCOPE]->(e:Entity)
+                     WHERE @several_chains(entity: e, as_of: $as_of, known_at: $known_at)
+                     RETURN e.type + ':' + e.key }
+      ELSE COLLECT { MATCH (doc_facts)-[:WAS_LINKED {kind: 'IN_SCOPE'}]->(e:Entity)
+                     WHERE @several_chains(entity: e, as_of: $as_of, known_at: $known_at)
+                     RETURN e.type + ':' + e.key }
+    END,
 //@else
     scope: COLLECT { MATCH (doc)-[:IN_SCOPE]->(e:Entity) RETURN e.type + ':' + e.key },
+    several_chains: COLLECT { MATCH (doc)-[:IN_SCOPE]->(e:Entity)
+                              WHERE @several_chains(entity: e, as_of: $as_of, known_at: $known_at)
+                              RETURN e.type + ':' + e.key },
 //@end
     superseded_by: COLLECT {
       MATCH (doc)<-[s:SUPERSEDES|CLOSED_SUPERSEDES]-(n)
@@ -127,7 +150,7 @@ CALL (walked) {
 }
 UNWIND range(0, size(top) - 1) AS i
 WITH top[i].d AS d, top[i].facts AS facts, top[i].best AS best, top[i].best.anchor AS anchor,
-     top[i].status AS status,
+     top[i].best.path AS chain_taken, top[i].status AS status,
      CASE WHEN i = 0 THEN readings END AS readings
 RETURN d.id AS doc_id,
        facts.title AS title,
@@ -141,6 +164,7 @@ RETURN d.id AS doc_id,
        [r IN relationships(best.path) | {from_id: endNode(r).id, to_id: startNode(r).id,
          rule: r.rule, effective: r.effective, evidence: r.evidence,
          partial: coalesce(r.partial, false)}] AS chain,
+       @amendments(chain: chain_taken, as_of: $as_of, known_at: $known_at) AS amendments,
        best.closure_size AS anchor_closure,
        COLLECT {
          MATCH (anchor)-[:IN_SCOPE]->(e:Entity)
@@ -158,7 +182,8 @@ RETURN d.id AS doc_id,
                      WHERE @visible(doc: o, as_of: $as_of, known_at: null)
                      RETURN o.id LIMIT 1001
                    })
-                 END} AS scope_entry
+                 END,
+                 several_chains: @several_chains(entity: e, as_of: $as_of, known_at: null)} AS scope_entry
 //@if known_at
          UNION
          // as recorded at $known_at: the anchor version's scope links, and the members whose
@@ -169,13 +194,14 @@ RETURN d.id AS doc_id,
          WHERE type(link) = 'IN_SCOPE' OR link.kind = 'IN_SCOPE'
          RETURN {entity: e.type + ':' + e.key,
                  docs: size(COLLECT {
-                   MATCH (e)<-[member_link:IN_SCOPE|WAS_LINKED]-(member)
-                   WHERE type(member_link) = 'IN_SCOPE' OR member_link.kind = 'IN_SCOPE'
-                   WITH member, @identity(found: member) AS member_doc
-                   WHERE @known_version(doc: member_doc, known_at: $known_at) = member
+                   MATCH (e)<-[linked_by:IN_SCOPE|WAS_LINKED]-(linked)
+                   WHERE type(linked_by) = 'IN_SCOPE' OR linked_by.kind = 'IN_SCOPE'
+                   WITH linked, @identity(found: linked) AS member_doc
+                   WHERE @known_version(doc: member_doc, known_at: $known_at) = linked
                      AND @visible(doc: member_doc, as_of: $as_of, known_at: $known_at)
                    RETURN DISTINCT member_doc.id LIMIT 1001
-                 })} AS scope_entry
+                 }),
+                 several_chains: @several_chains(entity: e, as_of: $as_of, known_at: $known_at)} AS scope_entry
 //@end
        } AS anchor_scope,
        readings

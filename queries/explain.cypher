@@ -7,6 +7,8 @@
 // links of that version; no row when it was not recorded then.
 // params: $doc_id string, $as_of date|null, $known_at datetime|null
 // returns: doc_id, title, kind, text, visible boolean (published on or before $as_of), scope list<string>,
+//          several_chains list<string> (the scope entities holding several supersession chains
+//          on $as_of, @several_chains: the rows of analyst/multi_chain_scopes),
 //          superseded_by list<map>, supersedes list<map> (maps: {from_id, to_id, rule,
 //          effective, evidence, partial})
 //@if known_at
@@ -33,8 +35,19 @@ RETURN doc.id AS doc_id,
             THEN COLLECT { MATCH (doc)-[:IN_SCOPE]->(e:Entity) RETURN e.type + ':' + e.key }
             ELSE COLLECT { MATCH (facts)-[:WAS_LINKED {kind: 'IN_SCOPE'}]->(e:Entity) RETURN e.type + ':' + e.key }
        END AS scope,
+       CASE WHEN facts = doc
+            THEN COLLECT { MATCH (doc)-[:IN_SCOPE]->(e:Entity)
+                           WHERE @several_chains(entity: e, as_of: $as_of, known_at: $known_at)
+                           RETURN e.type + ':' + e.key }
+            ELSE COLLECT { MATCH (facts)-[:WAS_LINKED {kind: 'IN_SCOPE'}]->(e:Entity)
+                           WHERE @several_chains(entity: e, as_of: $as_of, known_at: $known_at)
+                           RETURN e.type + ':' + e.key }
+       END AS several_chains,
 //@else
        COLLECT { MATCH (doc)-[:IN_SCOPE]->(e:Entity) RETURN e.type + ':' + e.key } AS scope,
+       COLLECT { MATCH (doc)-[:IN_SCOPE]->(e:Entity)
+                 WHERE @several_chains(entity: e, as_of: $as_of, known_at: $known_at)
+                 RETURN e.type + ':' + e.key } AS several_chains,
 //@end
        COLLECT {
          MATCH (doc)<-[s:SUPERSEDES|CLOSED_SUPERSEDES]-(n)

@@ -3,8 +3,9 @@
 // (match_key_suffix.cypher) -- among the documents of the scopes the question names when
 // `scoped`, and in the whole corpus -- so the linker picks without asking again.
 // params: $keys list<string> (normalised keys), $partials list<map {suffix string, prefix
-//         string ('' = any), scoped boolean}>, $scopes list<map {type, key}> (the named
-//         scopes), $types list<string> (partial-capable types), $limit int (per partial look-up)
+//         string ('' = any), scoped boolean, types list<string> (the partial-capable types
+//         whose identifiers the suffix is long enough to name)}>, $scopes list<map {type, key}>
+//         (the named scopes), $limit int (per partial look-up)
 // returns: kind string ('key' | 'partial'), partial int (index into $partials; null for keys),
 //          scoped boolean (null for keys), type, key, name
 CALL () {
@@ -17,9 +18,10 @@ CALL () {
   UNWIND CASE WHEN $partials[partial].scoped THEN [true, false] ELSE [false] END AS scoped
   WITH partial, scoped, $partials[partial].suffix AS suffix,
        CASE WHEN scoped THEN '' ELSE $partials[partial].prefix END AS prefix,
-       CASE WHEN scoped THEN $scopes ELSE [] END AS scopes
-  CALL (suffix, prefix, scopes) {
-    //@include match_key_suffix $suffix=suffix $prefix=prefix $scopes=scopes
+       CASE WHEN scoped THEN $scopes ELSE [] END AS scopes,
+       $partials[partial].types AS types
+  CALL (suffix, prefix, scopes, types) {
+    //@include match_key_suffix $suffix=suffix $prefix=prefix $scopes=scopes $types=types
   }
   RETURN 'partial' AS kind, partial, scoped, type, key, name
 }

@@ -1,7 +1,9 @@
 // Purpose: scopes holding more than one supersession chain (kappa > 1): entities whose scope
 //   has several chain heads, documents no other in-scope document supersedes (in full or in
-//   part, along edges in force: @in_force of queries/fragments/; edges marked as possibly on a
-//   cycle, @cycle_marked, decide nothing, so both ends of a cycle are heads). For such a scope,
+//   part, along edges in force: @chain_head of queries/fragments/; edges marked as possibly on
+//   a cycle decide nothing, so both ends of a cycle are heads). The same test gives retrieve's,
+//   ask's and explain's caution "several chains share the scope" (@several_chains), so a scope
+//   is cautioned there exactly when it has a row here (default $min_chains). For such a scope,
 //   "the newest document of the scope" is not the answer: each chain has its own controller.
 //   kappa = documents in the scope / documents in its largest chain (the paper's Def. 5 with
 //   the best anchor). With $known_at, as car-graph recorded the graph then (the scopes'
@@ -28,10 +30,7 @@ WITH as_of, known_at, e, collect(d) AS docs
 WHERE size(docs) >= coalesce($min_chains, 2)
 UNWIND docs AS head
 WITH as_of, known_at, e, docs, head
-WHERE NOT EXISTS {
-  MATCH (head)<-[s:SUPERSEDES|CLOSED_SUPERSEDES]-(n)
-  WHERE n IN docs AND NOT @cycle_marked(edge: s, known_at: null) AND @in_force(edge: s, newer: n, as_of: as_of, known_at: known_at)
-}
+WHERE @chain_head(doc: head, entity: e, as_of: as_of, known_at: known_at)
 WITH e, docs, head,
      1 + COUNT {
        // the newer end of each hop bound to a variable: the fragment reads its facts through a pattern

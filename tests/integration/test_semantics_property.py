@@ -21,7 +21,6 @@ queries. CAR_PROPERTY_EXAMPLES sets the number of graphs (CI runs 500).
 from __future__ import annotations
 
 import os
-from collections import deque
 from collections.abc import Iterator
 from datetime import date, timedelta
 from typing import Any
@@ -189,18 +188,6 @@ def extractor() -> EntityExtractor:
 
 
 # --------------------------------------------------------------------------- reference answers
-
-
-def distance(reference: AuthorityGraph, start: str, end: str, as_of: date | None) -> int | None:
-    """Hops of the shortest chain from ``start`` up to ``end`` along edges in force."""
-    seen, queue = {start: 0}, deque([start])
-    while queue:
-        doc = queue.popleft()
-        for edge in reference.superseders(doc, as_of):
-            if edge.newer not in seen:
-                seen[edge.newer] = seen[doc] + 1
-                queue.append(edge.newer)
-    return seen.get(end)
 
 
 def in_scope(docs: list[dict], etype: str, key: str) -> list[str]:
@@ -474,15 +461,16 @@ def check_history(db: Any, store: GraphStore, extractor: EntityExtractor, docs: 
 
 def check_chain(reference: AuthorityGraph, doc_id: str, as_of: date | None, rows: list[dict],
                 expected: dict[str, str]) -> None:
-    """chain: one row per controlling document, with its status and a shortest chain of edges
-    in force from the document to it."""
+    """chain: one row per controlling document, with its status and the chain from the document
+    to it (``AuthorityGraph.chain_length``: along full edges when they lead there), each hop an
+    edge in force."""
     where = ("chain", doc_id, as_of)
     assert {r["controlling_id"]: r["controlling_status"] for r in rows} == expected, where
     assert len(rows) == len(expected), where
     for row in rows:
         ids = row["doc_ids"]
         assert ids[0] == doc_id and ids[-1] == row["controlling_id"], where
-        assert row["hops"] == len(ids) - 1 == distance(reference, doc_id, ids[-1], as_of), where
+        assert row["hops"] == len(ids) - 1 == reference.chain_length(doc_id, ids[-1], as_of), where
         for older, newer, rule in zip(ids[:-1], ids[1:], row["rules"], strict=True):
             assert any(e.newer == newer and e.rule == rule for e in reference.superseders(older, as_of)), where
 
