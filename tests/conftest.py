@@ -30,6 +30,7 @@ import neo4j
 import pytest
 from ci_policy import unavailable
 from corpora import require_corpora
+from outcome_counts import summary_line
 
 from car_graph import schema
 from car_graph.connection import new_driver, wipe_database
@@ -125,6 +126,13 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     early_servers.discard_all()  # started but never taken (-x stopped first, or none was used)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line beside pytest's closing line (left as it is: CI reads it): behaviour tests and
+    the per-file catalogue checks counted apart (tests/outcome_counts.py)."""
+    if line := summary_line(terminalreporter.stats):
+        terminalreporter.write_line(line)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

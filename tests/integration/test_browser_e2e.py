@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -115,6 +114,35 @@ def _send(chrome, command: str) -> None:
     WebDriverWait(chrome, 15).until(lambda c: not _editor_text(c))
 
 
+def _frames(chrome) -> int:
+    """How many result frames Browser's stream shows (each command run opens one)."""
+    from selenium.webdriver.common.by import By
+
+    return len(chrome.find_elements(By.CSS_SELECTOR, "[data-testid=frame]"))
+
+
+def _framed(chrome, frames: int) -> None:
+    """Wait until the stream shows a frame more than ``frames``: the command just sent landed."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(chrome, TIMEOUT).until(lambda c: _frames(c) > frames)
+
+
+class _LayoutAtRest:
+    """A wait condition: the drawn nodes are where they were at the last poll (the force
+    layout has stopped moving them)."""
+
+    def __init__(self) -> None:
+        self.last: list[str] | None = None
+
+    def __call__(self, chrome) -> bool:
+        now = chrome.execute_script(
+            "return Array.from(document.querySelectorAll('svg g.node'), n => n.getAttribute('transform'))")
+        at_rest = bool(now) and now == self.last
+        self.last = now
+        return at_rest
+
+
 def _login(chrome, url: str, user: str, password: str) -> None:
     from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.common.by import By
@@ -189,10 +217,12 @@ def test_browser_draws_the_chain_with_status_colours_and_rules(chrome, law_graph
 
     _run(chrome, browser.style_command())
     for command in browser.chain_commands("scotus:392-us-183"):
+        frames = _frames(chrome)
         _run(chrome, command)
-        time.sleep(0.5)  # each command opens its own frame; let it land before the next
+        _framed(chrome, frames)  # each command opens its own frame; it lands before the next
     WebDriverWait(chrome, TIMEOUT).until(lambda c: len(_canvas(c)[0]) >= len(CHAIN))
-    time.sleep(2)  # the force layout settles; the screenshot should show it at rest
+    # the screenshot shows the force layout at rest
+    WebDriverWait(chrome, TIMEOUT, poll_frequency=0.5).until(_LayoutAtRest())
 
     screenshot = tmp_path / "browser_chain.png"
     assert chrome.save_screenshot(str(screenshot)) and screenshot.stat().st_size > 10_000
@@ -239,8 +269,12 @@ def test_guide_walks_from_the_question_to_the_drawn_chain(chrome, law_graph) -> 
     """`:guide URL` shows car-graph's served guide (``car-graph browser --serve-guide``) in
     Browser's sidebar; clicking each of its commands puts it into the editor, and running them
     draws the chain with its status colours."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
+
+    def shown(c) -> list[str]:
+        return [block.text for block in _sidebar_runnables(c)]
 
     http_url, uri, user, password = law_graph
     guide = browser.BrowserGuide(browser.browser_url(http_url, uri), browser.style_command(),
@@ -256,18 +290,21 @@ def test_guide_walks_from_the_question_to_the_drawn_chain(chrome, law_graph) -> 
         wait.until(lambda c: "From a question to its chain" in c.find_element(By.TAG_NAME, "body").text)
         assert question in chrome.find_element(By.TAG_NAME, "body").text
         clicked = []
+        slide = WebDriverWait(chrome, TIMEOUT, ignored_exceptions=(StaleElementReferenceException,))
         for _slide in range(3):  # one command per slide, as a user clicks through them
+            before = shown(chrome)
             _next_slide(chrome)
-            time.sleep(0.5)
+            slide.until(lambda c, before=before: (now := shown(c)) and now != before)  # the next slide's
             for block in _sidebar_runnables(chrome):
                 clicked.append(block.text)
+                frames = _frames(chrome)
                 block.click()
                 _send(chrome, block.text)
-                time.sleep(0.5)
+                _framed(chrome, frames)
     assert clicked == [browser.style_command(), browser.params_command("scotus:392-us-183"),
                        browser.chain_commands("scotus:392-us-183")[-1]]
     WebDriverWait(chrome, TIMEOUT).until(lambda c: len(_canvas(c)[0]) >= len(CHAIN))
-    time.sleep(1)
+    WebDriverWait(chrome, TIMEOUT, poll_frequency=0.5).until(_LayoutAtRest())
     nodes, rels = _canvas(chrome)
     assert len(nodes) == len(CHAIN), nodes
     for doc_id, (title, status) in CHAIN.items():

@@ -6,7 +6,8 @@ The slice is tests/fixtures/known_at/history.json: what ``build_history`` makes 
 corpus for three anchors and ten distractors (46 kB of real records), so the database part
 runs on a bare clone too. With the corpora, two tests without a server check that the slice is
 still what the builder makes of them, and that its gold is the reference's.
-Regenerate the slice with ``CAR_UPDATE_FIXTURES=1 pytest -m corpora`` on this file.
+Regenerate the slice with ``CAR_UPDATE_FIXTURES=1 pytest -m corpora`` on this file: a run that
+rewrites a stale slice fails, naming it, so a rewrite never passes as a check.
 
 The full run is `car-graph known-at-bench` (docs/analysts.md, "A benchmark from the security
 corpus's own history").
@@ -44,11 +45,16 @@ def _built(raw_corpora: Path) -> HistoryBenchmark:
 @pytest.mark.corpora
 def test_the_slice_is_what_the_builder_makes_of_the_real_corpus(raw_corpora: Path) -> None:
     built = _built(raw_corpora).to_json()
-    if os.environ.get("CAR_UPDATE_FIXTURES"):
+    # read before any rewrite: the comparison is always with the slice as it was committed
+    stale = not SLICE.exists() or _slice().to_json() != built
+    if os.environ.get("CAR_UPDATE_FIXTURES") and stale:
         SLICE.parent.mkdir(parents=True, exist_ok=True)
         SLICE.write_text(json.dumps(built, ensure_ascii=False, sort_keys=True, indent=1) + "\n",
                          encoding="utf-8")
-    assert _slice().to_json() == built, "stale: CAR_UPDATE_FIXTURES=1 regenerates it"
+        assert _slice().to_json() == built, "the rewritten slice does not read back as built"
+        pytest.fail(f"{SLICE} was stale and is rewritten: review its diff, then run again without "
+                    "CAR_UPDATE_FIXTURES")
+    assert not stale, "stale: CAR_UPDATE_FIXTURES=1 regenerates it"
 
 
 @pytest.mark.corpora

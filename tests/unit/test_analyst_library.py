@@ -22,6 +22,7 @@ def test_the_library_is_part_of_the_one_catalogue() -> None:
     assert cypher.load("analyst/chain").text.lstrip().startswith("// Purpose:")
 
 
+@pytest.mark.catalogue
 @pytest.mark.parametrize("name", cypher.analyst_names())
 def test_every_analyst_query_documents_purpose_browser_params_and_columns(name: str) -> None:
     assert cypher.purpose(name)
@@ -34,6 +35,7 @@ def test_every_analyst_query_documents_purpose_browser_params_and_columns(name: 
     assert "returns:" in returns
 
 
+@pytest.mark.catalogue
 @pytest.mark.parametrize("name", cypher.analyst_names())
 def test_analyst_queries_only_read(name: str) -> None:
     body = "\n".join(line for line in cypher.text(name).splitlines() if not line.startswith("//"))
@@ -82,13 +84,26 @@ def test_declared_parameters_follow_wrapped_header_lines() -> None:
         ("known_at", "datetime|null", True)]
 
 
-@pytest.mark.parametrize("name", cypher.analyst_names())
+# each analyst query's valid-time parameter, read off the files' headers by hand (None: the
+# query reads the current graph, and takes no date)
+VALID_TIME = {"analyst/chain": "as_of", "analyst/changed_between": "as_of",
+              "analyst/controlling_for_entity": "as_of", "analyst/controlling_on_date": "on",
+              "analyst/multi_chain_scopes": "as_of", "analyst/rule_audit": None,
+              "analyst/stale_crowding": "as_of", "analyst/withdrawn_unresolved": "as_of"}
+UNDATED = sorted(name for name, clock in VALID_TIME.items() if clock is None)
+
+
+def test_the_valid_time_table_covers_the_library() -> None:
+    assert set(VALID_TIME) == set(cypher.analyst_names())
+
+
+@pytest.mark.catalogue
+@pytest.mark.parametrize("name", sorted(name for name, clock in VALID_TIME.items() if clock))
 def test_every_analyst_query_with_a_date_takes_the_other_clock_too(name: str) -> None:
     # valid time ($as_of, or controlling_on_date's $on) and transaction time go together, and
     # known_at is read through the shared fragments, never by hand
     declared = cypher.declared_parameters(name)
-    if not {"as_of", "on"} & set(declared):
-        return
+    assert {"as_of", "on"} & set(declared) == {VALID_TIME[name]}, name
     assert "known_instant" in cypher.fragments_used(name), name
     if name == "analyst/changed_between":  # the auditor's query compares two of them
         clocks = ["known_from", "known_to"]
@@ -98,6 +113,15 @@ def test_every_analyst_query_with_a_date_takes_the_other_clock_too(name: str) ->
         assert declared["known_at"].optional, name
     for clock in clocks:
         assert any(line.startswith(f":param {clock} =>") for line in cypher.browser_params(name)), name
+
+
+@pytest.mark.catalogue
+@pytest.mark.parametrize("name", UNDATED)
+def test_an_analyst_query_without_a_date_takes_no_recorded_instant_either(name: str) -> None:
+    # the two clocks go together the other way too: an undated query reads the current graph
+    declared = cypher.declared_parameters(name)
+    assert not {"as_of", "on", "known_at", "known_from", "known_to"} & set(declared), name
+    assert "known_instant" not in cypher.fragments_used(name), name
 
 
 def test_known_at_binds_as_the_command_line_option_does() -> None:

@@ -23,6 +23,7 @@ CYPHER_WORDS = re.compile(
 DRIVER_CALLS = {"run", "execute_query", "Query"}
 
 
+@pytest.mark.catalogue
 @pytest.mark.parametrize("name", cypher.query_names())
 def test_every_query_file_has_a_params_and_returns_header(name: str) -> None:
     text = cypher.text(name)
@@ -58,6 +59,7 @@ def _first_argument_is_catalogue_load(call: ast.Call) -> bool:
     return isinstance(arg, ast.Name)
 
 
+@pytest.mark.catalogue
 @pytest.mark.parametrize("path", PYTHON_SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_cypher_is_built_from_strings(path: Path) -> None:
     tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -337,6 +339,7 @@ def test_every_semantic_predicate_is_written_in_its_fragment() -> None:
     assert set(RESTATEMENTS) <= set(cypher.fragment_names())
 
 
+@pytest.mark.catalogue
 @pytest.mark.parametrize("path", cypher_files(), ids=lambda p: str(p.relative_to(QUERIES)))
 def test_no_cypher_file_restates_a_fragment(path: Path) -> None:
     name = str(path.relative_to(QUERIES))
@@ -365,6 +368,7 @@ def test_grep_finds_each_predicate_in_exactly_one_file(pattern: str, owner: str)
     assert found == [owner]
 
 
+@pytest.mark.catalogue
 @pytest.mark.parametrize("name", cypher.fragment_names())
 def test_every_fragment_declares_its_contract_and_is_used(name: str) -> None:
     used = cypher.fragment(name)
@@ -378,6 +382,7 @@ def test_every_fragment_declares_its_contract_and_is_used(name: str) -> None:
         assert re.search(rf"(?<![\w.$:]){slot}\b", used.body), (name, slot)
 
 
+@pytest.mark.catalogue
 @pytest.mark.parametrize("name", cypher.query_names())
 def test_every_statement_expands_to_one_statement_without_fragment_uses(name: str) -> None:
     assert not re.search(r"@[a-z_]+\(", code(cypher.text(name))), name

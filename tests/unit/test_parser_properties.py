@@ -11,8 +11,10 @@ from __future__ import annotations
 import json
 from datetime import date
 
-from hypothesis import HealthCheck, given, settings
+from debian import debian_support
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from packaging.version import Version as PyPIVersion
 
 from car_graph import versions
 from car_graph.domains import domain_from_mapping
@@ -124,16 +126,84 @@ def test_domain_parser_returns_a_domain_or_raises_rules_error(data) -> None:
         assert e.source.startswith("d.yaml") and e.reason
 
 
+def same_version(scheme: str, a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` are one version, asked of the ecosystem's own library directly
+    where car_graph.versions only wraps it (semver schemes through versions.compare, which
+    also reads the Go toolchain's spelling)."""
+    if scheme == "pypi":
+        return PyPIVersion(a) == PyPIVersion(b.strip())
+    if scheme == "debian":
+        return debian_support.version_compare(a, b.strip()) == 0
+    return versions.compare(scheme, a, b) == 0
+
+
+# version-like text, so that many examples parse (random text almost never does): any number
+# of components, and semver's three
+version_like = (st.from_regex(r"\A[v=]?(go)?\d{1,3}(\.\d{1,3}){0,3}(-?(rc|a|b|alpha|beta|0)\.?\d{0,2})?"
+                              r"(\+[a-z0-9]{1,4})?\Z")
+                | st.from_regex(r"\A(\d:)?[v=]?\d{1,2}\.\d{1,2}\.\d{1,2}(-(rc|alpha|beta|0|1)(\.\d)?)?\Z"))
+
+
 @deep
 @given(st.sampled_from([*versions.SCHEMES, "npm", "PyPI", "crates.io", "nonsense", ""]),
-       st.text(max_size=24) | st.sampled_from(["1.0", "v1.2.3", "1:2.3-4", "==1.0", ">=1,<2",
-                                                "1.0.0-rc.1+build", "..", "ü", "\x00"]))
+       st.text(max_size=24) | version_like
+       | st.sampled_from(["1.0", "v1.2.3", "1:2.3-4", "0:1.0-0", "go1.21rc2", "==1.0", ">=1,<2",
+                          "1.0.0-rc.1+build", "..", "ü", "\x00"]))
 def test_version_conditions_canonicalise_or_raise_value_error(scheme: str, version: str) -> None:
     try:
-        out = versions.canonical(versions.scheme_for(scheme), version)
+        name = versions.scheme_for(scheme)
+        out = versions.canonical(name, version)
     except ValueError:
         return
-    assert isinstance(out, str)
+    # what a rule stores is a version of the scheme, the one given, and its own canonical form
+    assert same_version(name, out, version), (name, version, out)
+    assert versions.canonical(name, out) == out, (name, version, out)
+
+
+numbers = st.lists(st.integers(0, 40), min_size=1, max_size=4)
+
+
+def padded(parts: list[int], width: int) -> str:
+    return ".".join(str(n).zfill(width) for n in parts)
+
+
+@deep
+@given(numbers, st.integers(0, 3), st.integers(1, 3), st.booleans())
+def test_spellings_of_one_pypi_version_share_its_canonical_string(release: list[int], zeros: int,
+                                                                  width: int, prefix: bool) -> None:
+    # PEP 440: a leading "v", leading zeros and trailing ".0" components spell the same version;
+    # the canonical string drops the trailing zeros (keeping one component)
+    spelled = ("v" if prefix else "") + padded(release + [0] * zeros, width)
+    trimmed = release[:max(1, max((i + 1 for i, n in enumerate(release) if n), default=1))]
+    assert versions.canonical("pypi", spelled) == ".".join(map(str, trimmed))
+
+
+@deep
+@given(st.tuples(st.integers(0, 40), st.integers(0, 40), st.integers(0, 40)),
+       st.sampled_from(["", "v", "=", "=v"]))
+def test_spellings_of_one_npm_version_share_its_canonical_string(triple: tuple[int, int, int],
+                                                                 prefix: str) -> None:
+    assert versions.canonical("npm", prefix + padded(list(triple), 1)) == padded(list(triple), 1)
+
+
+@deep
+@given(st.integers(1, 3), st.integers(0, 40), st.integers(0, 40) | st.none(), st.sampled_from(["", "go", "v"]))
+def test_spellings_of_one_go_version_share_its_canonical_string(major: int, minor: int, patch: int | None,
+                                                                prefix: str) -> None:
+    # the toolchain writes go1.21 for 1.21.0 (the Go vulnerability database's semver);
+    # a module version is the semver with a leading "v"
+    assume(not (prefix == "v" and patch is None))  # "v1.21" is no module version
+    spelled = f"{prefix}{major}.{minor}" + ("" if patch is None else f".{patch}")
+    assert versions.canonical("go", spelled) == f"{major}.{minor}.{patch or 0}"
+
+
+@deep
+@given(numbers, st.integers(1, 3), st.booleans(), st.booleans())
+def test_spellings_of_one_debian_version_share_its_canonical_string(upstream: list[int], width: int,
+                                                                    epoch: bool, revision: bool) -> None:
+    # dpkg compares digit runs as numbers, a zero epoch is no epoch, and revision "0" is none
+    spelled = ("0:" if epoch else "") + padded(upstream, width) + ("-0" if revision else "")
+    assert versions.canonical("debian", spelled) == padded(upstream, 1)
 
 
 @deep
