@@ -70,6 +70,8 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from typing import TYPE_CHECKING, Any
 
+import re2
+
 from car_graph.errors import ConfigError, RulesError
 from car_graph.keys import NAME_PATTERN, normalize_key
 
@@ -136,10 +138,17 @@ class IdentifierSpec:
     # linker's ``LinkingSettings.min_partial_digits``); a scheme whose numbers run to three
     # digits ("POL-2020-031") is named by "031"
     min_partial_digits: int | None = None
+    # A pattern from a user (YAML, the graph, MCP) runs on RE2, in time linear in the text
+    # whatever the pattern: ``pattern`` is then the user's own, and the identifier's boundaries
+    # (not glued to a word or a hyphenated run) are checked around each match in Python. A
+    # built-in domain's pattern is trusted code and runs on Python's engine, bounded in itself.
+    linear: bool = False
 
     @property
-    def regex(self) -> re.Pattern[str]:
-        return _compiled(self.pattern)
+    def regex(self) -> Any:
+        """An object with ``finditer(text)`` and ``fullmatch(text)`` whose matches have
+        ``start(group)`` / ``end(group)``: a compiled ``re`` pattern, or a :class:`LinearPattern`."""
+        return linear_pattern(self.pattern) if self.linear else _compiled(self.pattern)
 
     def key_of(self, text: str) -> str | None:
         key = self.key(text)
@@ -155,6 +164,73 @@ class IdentifierSpec:
 
 
 _REGEX_CACHE: dict[str, re.Pattern[str]] = {}
+
+# Constructs RE2 lacks (it guarantees linear time by leaving them out), named in the refusal.
+_UNSUPPORTED = ((re.compile(r"\(\?<?[=!]"), "lookahead or lookbehind ((?=, (?!, (?<=, (?<!)"),
+                (re.compile(r"\\[1-9]|\(\?P="), "a backreference (\\1, (?P=name))"),
+                (re.compile(r"\(\?>"), "an atomic group ((?>)"),
+                (re.compile(r"[*+?}][+]"), "a possessive quantifier (*+, ++, ?+)"))
+# Identifiers stand alone: the character before a match is no word character or hyphen, the one
+# after neither, nor a dot followed by a word character (the Python form for built-ins:
+# (?<![\w-])(?:p)(?![\w-]|\.\w)).
+_BOUNDED = re.compile(r"^\(\?<!\[\\w-\]\)\(\?:(?P<pattern>.*)\)\(\?!\[\\w-\]\|\\\.\\w\)$", re.S)
+
+
+def _word(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+class LinearPattern:
+    """A user's identifier pattern on RE2 (google-re2: no backtracking, time linear in the
+    text), with the identifier boundaries checked around each match."""
+
+    def __init__(self, pattern: str) -> None:
+        options = re2.Options()
+        options.log_errors = False  # a refused pattern is reported by the caller, not on stderr
+        self.compiled = re2.compile(f"(?:{pattern})", options=options)
+        self.groups = self.compiled.groups
+
+    @staticmethod
+    def bounded(text: str, start: int, end: int) -> bool:
+        if start > 0 and (_word(text[start - 1]) or text[start - 1] == "-"):
+            return False
+        if end < len(text) and (_word(text[end]) or text[end] == "-"):
+            return False
+        return not (end + 1 < len(text) and text[end] == "." and _word(text[end + 1]))
+
+    def finditer(self, text: str) -> Iterator[Any]:
+        position = 0
+        while position <= len(text):
+            match = self.compiled.search(text, position)
+            if match is None:
+                return
+            start, end = match.span()
+            if self.bounded(text, start, end):
+                yield match
+                position = end if end > start else end + 1
+            else:
+                position = start + 1
+
+    def fullmatch(self, text: str) -> Any:
+        return self.compiled.fullmatch(text)
+
+
+_LINEAR_CACHE: dict[str, LinearPattern] = {}
+
+
+def linear_pattern(pattern: str) -> LinearPattern:
+    """The RE2 form of a user's pattern (cached), or RulesError naming what RE2 cannot run."""
+    found = _LINEAR_CACHE.get(pattern)
+    if found is None:
+        try:
+            found = _LINEAR_CACHE[pattern] = LinearPattern(pattern)
+        except re2.error as e:
+            named = [what for construct, what in _UNSUPPORTED if construct.search(pattern)]
+            reason = (f"uses {named[0]}, which the linear-time engine (RE2) does not run: "
+                      "identifiers are bounded for you, so a lookaround is rarely needed"
+                      if named else f"is not a valid regular expression: {e}")
+            raise RulesError(f"pattern {pattern!r}", reason) from e
+    return found
 
 
 def _compiled(pattern: str) -> re.Pattern[str]:
@@ -536,13 +612,13 @@ def _identifier(raw: Any, where: str) -> IdentifierSpec:
         pattern = f"(?i:{pattern})"
     elif raw.get("case_insensitive", False) is not False:
         raise RulesError(where, "'case_insensitive' must be true or false")
-    # Identifiers stand alone: not glued to a word or a hyphenated run on either side.
-    bounded = rf"(?<![\w-])(?:{pattern})(?![\w-]|\.\w)"
+    # A user's pattern runs on RE2 (linear time: no pattern can hang a question); identifiers
+    # stand alone, which LinearPattern checks around each match.
     try:
-        compiled = re.compile(bounded)
-    except re.error as e:
-        raise RulesError(where, f"'pattern' is not a valid regular expression: {e}") from e
-    if compiled.match(""):
+        compiled = linear_pattern(pattern)
+    except RulesError as e:
+        raise RulesError(where, f"'pattern' {e.reason}") from e
+    if compiled.fullmatch(""):
         raise RulesError(where, "'pattern' must not match the empty string")
     key_name = raw.get("key", "lower")
     if key_name not in KEY_FUNCTIONS:
@@ -554,7 +630,7 @@ def _identifier(raw: Any, where: str) -> IdentifierSpec:
     if not isinstance(group, int) or group < 0 or group > compiled.groups:
         raise RulesError(where, "'group' must be a group number of the pattern")
     return IdentifierSpec(
-        type=_type_name(raw.get("type"), where), pattern=bounded, group=group,
+        type=_type_name(raw.get("type"), where), pattern=pattern, group=group, linear=True,
         key=KEY_FUNCTIONS[key_name], partial=partial, key_name=key_name,
         scheme_words=_scheme_words(raw.get("scheme_words", []), where),
         min_partial_digits=_min_partial_digits(raw.get("min_partial_digits"), partial, where),
@@ -663,7 +739,9 @@ def domain_to_mapping(domain: Domain) -> dict[str, Any]:
         "domain": domain.name,
         "identifiers": [
             {"type": s.type, "pattern": s.pattern, "key": s.key_name, "partial": s.partial,
-             "group": s.group, "scheme_words": sorted(s.scheme_words), "_bounded": True,
+             "group": s.group, "scheme_words": sorted(s.scheme_words),
+             # the user's own pattern, run on RE2 (earlier graphs stored the Python-bounded form)
+             **({"engine": "re2"} if s.linear else {"_bounded": True}),
              # only when declared: a domain stored without it reads back as it was
              **({"min_partial_digits": s.min_partial_digits}
                 if s.min_partial_digits is not None else {})}
@@ -682,13 +760,24 @@ def domain_to_mapping(domain: Domain) -> dict[str, Any]:
 
 
 def domain_from_json(text: str, source: str) -> Domain:
-    """Inverse of ``json.dumps(domain_to_mapping(d))`` (patterns are stored already bounded)."""
+    """Inverse of ``json.dumps(domain_to_mapping(d))``. A pattern stored by an earlier version
+    (Python-bounded, ``_bounded``) is read back as the user's own pattern on RE2, so a pattern
+    stored before this engine cannot hang questions either; RulesError if RE2 cannot run it."""
     data = json.loads(text)
     identifiers = []
     for i, raw in enumerate(data.get("identifiers", [])):
         key_name = raw.get("key", "lower")
+        pattern = raw["pattern"]
+        if raw.get("engine") != "re2":
+            old = _BOUNDED.match(pattern)
+            pattern = old.group("pattern") if old else pattern
+        try:
+            linear_pattern(pattern)
+        except RulesError as e:
+            raise RulesError(f"{source} identifiers[{i}]",
+                             f"{e.reason}; declare the domain again (car-graph ingest --rules)") from e
         identifiers.append(IdentifierSpec(
-            type=_type_name(raw["type"], f"{source} identifiers[{i}]"), pattern=raw["pattern"],
+            type=_type_name(raw["type"], f"{source} identifiers[{i}]"), pattern=pattern, linear=True,
             group=int(raw.get("group", 0)), key=KEY_FUNCTIONS.get(key_name, normalize_key),
             partial=bool(raw.get("partial", False)), key_name=key_name,
             scheme_words=frozenset(raw.get("scheme_words") or ()),

@@ -163,16 +163,18 @@ class GraphStore:
         seconds (the statements are MERGEs, so a replay changes nothing), then reported.
         """
 
-        statements = self._batch_statements(documents, scope, mentions, identifiers, replace, names,
-                                            (run or self.begin_run("ingest")).params())
+        self._commit_batch(self._batch_statements(documents, scope, mentions, identifiers, replace,
+                                                  names, (run or self.begin_run("ingest")).params()),
+                           f"write a batch of {len(documents)} documents")
 
+    def _commit_batch(self, statements: Sequence[tuple[str, dict[str, Any]]], what: str) -> None:
         def work(session: Session) -> None:
             with session.begin_transaction() as tx:
                 for name, params in statements:
                     tx.run(cypher.statement(name), params).consume()
                 tx.commit()
 
-        with self._session(WRITE_ACCESS, f"write a batch of {len(documents)} documents") as s:
+        with self._session(WRITE_ACCESS, what) as s:
             _retrying_idempotent(lambda: work(s))
 
     @staticmethod
@@ -253,19 +255,8 @@ class RehearsalStore(GraphStore):
     def write_in_one_transaction(self, statements: Sequence[tuple[str, Mapping[str, Any]]]) -> list[list[Record]]:
         return [self._run(name, params) for name, params in statements]
 
-    def write_batch(
-        self,
-        documents: Sequence[Mapping[str, Any]],
-        scope: Sequence[Mapping[str, Any]],
-        mentions: Sequence[Mapping[str, Any]],
-        identifiers: Sequence[Mapping[str, Any]] = (),
-        replace: Sequence[str] = (),
-        names: Sequence[Mapping[str, Any]] = (),
-        *,
-        run: RecordedRun | None = None,
-    ) -> None:
-        for name, params in self._batch_statements(documents, scope, mentions, identifiers, replace,
-                                                    names, (run or self.begin_run("ingest")).params()):
+    def _commit_batch(self, statements: Sequence[tuple[str, dict[str, Any]]], what: str) -> None:
+        for name, params in statements:
             self._tx.run(cypher.statement(name), params).consume()
 
 
