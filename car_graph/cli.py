@@ -980,11 +980,25 @@ def demo(state: CliState, k: int, progress: bool | None) -> None:
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="Port for --http (0: any free port; the URL is printed on stderr).")
 @click.option("--allow-ingest", is_flag=True,
-              help="Add the ingest_records tool (writes to the graph); off by default.")
+              help="Add the ingest_records tool (writes to the graph; new ids only); off by default.")
+@click.option("--allow-overwrite", is_flag=True,
+              help="With --allow-ingest: let ingest_records replace documents and supersede "
+                   "existing ones explicitly (the tool is then marked destructive).")
+@click.option("--allow-rules", is_flag=True,
+              help="With --allow-ingest: accept rules and domain declarations (identifier "
+                   "patterns) in ingest_records; refused otherwise.")
+@click.option("--allow-cypher", is_flag=True,
+              help="Add the cypher_read tool: read-only Cypher with a deadline and a row cap.")
+@click.option("--max-result-chars", type=click.IntRange(4000, None), default=40_000, show_default=True,
+              help="Largest tool result, in characters of JSON; listing tools page beyond it.")
+@click.option("--cypher-timeout", type=click.FloatRange(0.1, 3600), default=30.0, show_default=True,
+              help="Seconds a cypher_read statement may run.")
 @click.option("--log-level", type=click.Choice(["DEBUG", "INFO", "WARNING", "ERROR"]),
               default="WARNING", show_default=True, help="Log level (logs go to stderr only).")
 @pass_state
-def mcp(state: CliState, http: bool, host: str, port: int, allow_ingest: bool, log_level: str) -> None:
+def mcp(state: CliState, http: bool, host: str, port: int, allow_ingest: bool,
+        allow_overwrite: bool, allow_rules: bool, allow_cypher: bool, max_result_chars: int,
+        cypher_timeout: float, log_level: str) -> None:
     """Serve car-graph to AI agents over the Model Context Protocol.
 
     \b
@@ -994,12 +1008,15 @@ def mcp(state: CliState, http: bool, host: str, port: int, allow_ingest: bool, l
       --http           streamable HTTP at http://127.0.0.1:PORT/mcp, loopback only, with a
                        bearer token on every request (Authorization: Bearer TOKEN).
 
-    Tools: ask, retrieve, explain, query (analyst library, read-only), list_queries, stats;
-    ingest_records with --allow-ingest. Needs the SDK: pip install 'car-graph[mcp]'.
+    Tools: ask, retrieve, explain, query (analyst library, read-only), list_queries, stats,
+    schema; cypher_read with --allow-cypher; ingest_records with --allow-ingest. Needs the
+    SDK: pip install 'car-graph[mcp]'.
     See docs/agents.md.
     """
     # imported here: it needs the optional SDK, and a missing one is a one-line error
     from car_graph import mcp_server
 
     mcp_server.serve(state.settings, http=http, host=host, port=port, allow_ingest=allow_ingest,
-                     log_level=log_level)
+                     allow_overwrite=allow_overwrite, allow_cypher=allow_cypher,
+                     max_result_chars=max_result_chars, cypher_timeout=cypher_timeout,
+                     log_level=log_level, allow_rules=allow_rules)

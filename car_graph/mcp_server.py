@@ -10,37 +10,53 @@ Built on the official ``mcp`` SDK: ``MCPServer`` (FastMCP's name since SDK 2). T
 
 Safe by construction:
 
-* no tool takes Cypher. ``query`` runs a statement of the analyst catalogue
-  (``queries/analyst/*.cypher``) by name, in a READ transaction, with parameters checked against
-  the statement's header; every other tool reads through ``GraphStore``'s READ sessions. The one
-  writer, ``ingest_records``, is registered only with ``--allow-ingest``;
-* inputs are bounded (question and id length, k, parameter, record and rule sizes);
+* no tool takes Cypher unless the server runs with ``--allow-cypher`` (``cypher_read``: a READ
+  transaction with a deadline and a row cap, refused when the planner reports a write).
+  ``query`` runs a statement of the analyst catalogue (``queries/analyst/*.cypher``) by name, in
+  a READ transaction, with parameters checked against the schema taken from the statement's
+  header; every other tool reads through ``GraphStore``'s READ sessions. The one writer,
+  ``ingest_records``, is registered only with ``--allow-ingest`` and adds new ids only unless
+  ``--allow-overwrite``;
+* inputs are bounded (question and id length, k, parameter, record and rule sizes) and strict:
+  an unknown argument or a value of the wrong JSON type (``k: "5"``) is refused;
+* outputs are bounded: every result fits ``--max-result-chars`` (structured content and text
+  together); listing tools page with a ``next`` cursor; the text block is a short summary;
 * every failure is a tool error with a message a model can act on, never a traceback. A lost
   database is a *retryable* error (``"retryable": true`` in the result); the driver reconnects on
   its own when Neo4j is back, so the next call succeeds.
 
 Tool results are the ``--json`` shapes of the matching CLI commands (``ask``, ``retrieve``,
 ``explain``, ``query``, ``stats``), rendered as the CLI renders them (``json.dumps`` with
-``default=str``); tests/integration/test_mcp_server.py compares them with the CLI's output.
+``default=str``), plus paging keys (``next``, ``offset``, ``total_rows``) and ``truncated`` when
+something was cut to fit the budget; tests/integration/test_mcp_server.py compares them with the
+CLI's output.
 """
 
 from __future__ import annotations
 
+import base64
+import copy
+import functools
+import hashlib
 import hmac
+import importlib.metadata
 import inspect
 import ipaddress
 import json
 import logging
 import os
+import re
 import secrets
 import socket
 import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Annotated, Any, Literal, NotRequired, TypeVar
+from typing import Annotated, Any, Literal, LiteralString, NotRequired, TypeVar, cast
 
+import jsonschema  # type: ignore[import-untyped]
+import neo4j
 from neo4j.exceptions import (
     AuthError,
     DriverError,
@@ -48,7 +64,7 @@ from neo4j.exceptions import (
     ServiceUnavailable,
     SessionExpired,
 )
-from pydantic import Field
+from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
 from car_graph import analyst, connection, cypher
@@ -68,13 +84,14 @@ from car_graph.records import DocumentRecord, parse_record
 from car_graph.rules import Rule, parse_rules
 from car_graph.settings import Settings
 from car_graph.stats import graph_stats
-from car_graph.types import Explanation, Retrieval, known_at_instant
+from car_graph.types import Explanation, Retrieval, Status, known_at_instant
 from car_graph.verdict import Verdict, VerdictKind
 
 try:
-    from mcp.server.mcpserver import MCPServer, UserMessage
+    from mcp.server.mcpserver import Context, MCPServer, UserMessage
     from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
     from mcp.server.mcpserver.resources import TextResource
+    from mcp.server.mcpserver.tools import Tool
     from mcp.server.transport_security import TransportSecuritySettings
     from mcp.shared.exceptions import MCPError
     from mcp.types import (
@@ -111,6 +128,20 @@ MAX_INGEST_BYTES = 4 * 1024 * 1024    # the SDK's HTTP body limit too
 MAX_RULES_BYTES = 256 * 1024
 # An outage is reported after this many seconds of the driver's own retries, not its default 30.
 TRANSACTION_RETRY_SECONDS = 5.0
+# Output bounds: a tool result (structured content and text block together) holds at most
+# --max-result-chars characters of JSON; listing tools page with a cursor.
+DEFAULT_MAX_RESULT_CHARS = 40_000
+MIN_MAX_RESULT_CHARS = 4_000
+SUMMARY_CHARS = 600                   # the text block: a short summary, not the JSON again
+PAGE_OVERHEAD_CHARS = 3 * SUMMARY_CHARS + 1_000  # a page's other keys, its summary and cut notes
+DEFAULT_PAGE_ROWS = 100
+MAX_PAGE_ROWS = 500
+MAX_CURSOR_CHARS = 200
+# cypher_read (--allow-cypher)
+MAX_CYPHER_CHARS = 10_000
+DEFAULT_CYPHER_ROWS = 100
+MAX_CYPHER_ROWS = 1_000
+DEFAULT_CYPHER_TIMEOUT = 30.0
 
 RETRY_HINT = ("This is temporary: nothing was changed; call the tool again once the database "
               "is back (the server reconnects by itself).")
@@ -125,7 +156,7 @@ KnownAt = Annotated[str | None, Field(max_length=40, description=(
     "Answer as car-graph would have then, from what it had recorded by this date (YYYY-MM-DD: "
     "the end of that day, UTC) or ISO datetime; omit for the current graph. Beside as_of, "
     "the date the answer is about."))]
-TopK = Annotated[int, Field(ge=1, le=MAX_K, description="Results retrieved before the verdict.")]
+TopK = Annotated[int, Field(strict=True, ge=1, le=MAX_K, description="Results retrieved before the verdict.")]
 DomainName = Annotated[str | None, Field(max_length=MAX_DOMAIN_CHARS,
                                      description="Only documents of this domain (e.g. law).")]
 DocId = Annotated[str, Field(min_length=1, max_length=MAX_ID_CHARS,
@@ -146,6 +177,16 @@ Records = Annotated[list[dict[str, Any]], Field(min_length=1, max_length=MAX_ING
 Rules = Annotated[dict[str, Any] | None, Field(description=(
     "A rules/domain file as an object ({domain, rules: [...], identifiers?, names?}); omit for "
     "the bundled rules of the records' domains."))]
+DryRun = Annotated[bool, Field(description=(
+    "Report what would change (added, replaced, edges opened and closed, statuses that flip) "
+    "without writing anything."))]
+Cursor = Annotated[str | None, Field(max_length=MAX_CURSOR_CHARS, description=(
+    "The `next` value of the previous page; omit for the first page."))]
+PageRows = Annotated[int, Field(ge=1, le=MAX_PAGE_ROWS, description=(
+    "Rows per page at most (a page also stops at the server's character budget)."))]
+CypherText = Annotated[str, Field(min_length=1, max_length=MAX_CYPHER_CHARS, description=(
+    "One read-only Cypher statement; values go in `params` as $name."))]
+CypherRows = Annotated[int, Field(ge=1, le=MAX_CYPHER_ROWS, description="Rows returned at most.")]
 
 
 # -- result types (the tools' output schemas; the shapes of the CLI's --json) -------------------
@@ -237,6 +278,7 @@ class AskResult(TypedDict):
     agreed_reading: AgreedJson | None
     context: str
     known_at: NotRequired[str]
+    truncated: NotRequired[list[str]]
 
 
 class ResultJson(TypedDict):
@@ -250,6 +292,7 @@ class ResultJson(TypedDict):
     anchor_id: str
     chain: list[HopJson]
     text: str
+    amendments: NotRequired[list[HopJson]]
 
 
 class RetrieveResult(TypedDict):
@@ -266,6 +309,7 @@ class RetrieveResult(TypedDict):
     verdict: VerdictName
     verdict_summary: str
     known_at: NotRequired[str]
+    truncated: NotRequired[list[str]]
 
 
 class ExplainResult(TypedDict):
@@ -279,16 +323,23 @@ class ExplainResult(TypedDict):
     superseded_by: list[HopJson]
     supersedes: list[HopJson]
     scope: list[str]
+    ambiguous_scopes: NotRequired[list[str] | None]
     known_at: NotRequired[str]
     chains_text: str
+    truncated: NotRequired[list[str]]
 
 
 class QueryResultJson(TypedDict):
-    """``car-graph query NAME --json``."""
+    """``car-graph query NAME --json``, one page of its rows: ``offset`` is the first row's
+    position, ``next`` the cursor of the next page (null on the last)."""
 
     query: str
     columns: list[str]
     rows: list[dict[str, Any]]
+    offset: NotRequired[int]
+    total_rows: NotRequired[int]
+    next: NotRequired[str | None]
+    truncated: NotRequired[list[str]]
 
 
 class ParameterJson(TypedDict):
@@ -302,10 +353,13 @@ class QueryInfo(TypedDict):
     purpose: str
     parameters: list[ParameterJson]
     resource: str
+    params_schema: NotRequired[dict[str, Any]]
 
 
 class ListQueriesResult(TypedDict):
     queries: list[QueryInfo]
+    next: NotRequired[str | None]
+    truncated: NotRequired[list[str]]
 
 
 class StatsResult(TypedDict):
@@ -320,6 +374,7 @@ class StatsResult(TypedDict):
     chain_lengths: dict[str, int]
     scope_sizes: dict[str, dict[str, int]]
     edges_by_rule: dict[str, int]
+    truncated: NotRequired[list[str]]
 
 
 class ProblemJson(TypedDict):
@@ -348,6 +403,40 @@ class IngestResult(TypedDict):
     graph: dict[str, int]
     seconds: float
     skipped_count: int
+    added: NotRequired[int]
+    replaced: NotRequired[int]
+    edges_opened: NotRequired[dict[str, int]]
+    edges_closed: NotRequired[dict[str, dict[str, int]]]
+    flips: NotRequired[list[dict[str, Any]]]
+    warnings: NotRequired[list[Any]]
+    run: NotRequired[int | None]
+    dry_run: NotRequired[bool]
+    source: NotRequired[str]
+    client: NotRequired[str | None]
+    truncated: NotRequired[list[str]]
+
+
+class SchemaResult(TypedDict):
+    """The graph's schema: labels, relationship types, properties, indexes, and the values
+    car-graph gives document statuses and verdicts."""
+
+    labels: list[str]
+    relationship_types: list[str]
+    node_properties: list[dict[str, Any]]
+    relationship_properties: list[dict[str, Any]]
+    indexes: list[dict[str, Any]]
+    statuses: list[str]
+    verdicts: list[str]
+    truncated: NotRequired[list[str]]
+
+
+class CypherReadResult(TypedDict):
+    columns: list[str]
+    rows: list[dict[str, Any]]
+    row_limit: int
+    capped: bool
+    query_type: str
+    truncated: NotRequired[list[str]]
 
 
 # -- shapes shared with the CLI --------------------------------------------------------------
@@ -478,6 +567,28 @@ def _clip(value: Any, limit: int = 60) -> str:
 class CheckedRecords:
     records: list[DocumentRecord]    # in input order
     problems: list[InputProblem]     # one per rejected record; line = position in the input
+    lines: list[int] = field(default_factory=list)  # each kept record's position in the input
+
+    def without_existing(self, existing: set[str]) -> CheckedRecords:
+        """The records that neither reuse an id in ``existing`` nor supersede one of them; each
+        other one a problem naming why (nothing is written for it)."""
+        kept, lines, problems = [], [], list(self.problems)
+        for record, line in zip(self.records, self.lines, strict=True):
+            named = sorted({ref.id for ref in record.supersedes} & existing)
+            if record.id in existing:
+                reason = (f"id {record.id!r} is already in the graph: this server adds new documents "
+                          "only (start it with --allow-overwrite to replace documents)")
+            elif named:
+                reason = (f"supersedes {', '.join(map(repr, named))}, already in the graph: this server "
+                          "does not change what existing documents' status is by explicit edges "
+                          "(start it with --allow-overwrite)")
+            else:
+                kept.append(record)
+                lines.append(line)
+                continue
+            problems.append(InputProblem("records", line, reason))
+        problems.sort(key=lambda p: p.line)
+        return CheckedRecords(kept, problems, lines)
 
 
 def check_records(objects: Sequence[Any]) -> CheckedRecords:
@@ -488,6 +599,7 @@ def check_records(objects: Sequence[Any]) -> CheckedRecords:
     total = 0
     records: list[DocumentRecord] = []
     problems: list[InputProblem] = []
+    lines: list[int] = []
     seen: dict[str, int] = {}
     for number, obj in enumerate(objects, start=1):
         size = _json_size(obj)
@@ -506,7 +618,8 @@ def check_records(objects: Sequence[Any]) -> CheckedRecords:
             continue
         seen[record.id] = number
         records.append(record)
-    return CheckedRecords(records, problems)
+        lines.append(number)
+    return CheckedRecords(records, problems, lines)
 
 
 def parse_rules_object(data: Mapping[str, Any]) -> tuple[Domain | None, list[Rule] | None]:
@@ -555,10 +668,127 @@ def error_result(failure: ToolFailure) -> CallToolResult:
     )
 
 
-def ok_result(data: Any) -> CallToolResult:
+def result_chars(value: Any) -> int:
+    """Characters of ``value`` as JSON (``json.dumps`` defaults: non-ASCII escaped, so never
+    fewer than the wire's)."""
+    return len(json.dumps(value, default=str))
+
+
+MIN_CUT_STRING = 80
+
+
+def _largest_cut(value: Any, path: str) -> tuple[int, str, Any, Any] | None:
+    """(size, path, container, key) of the largest string or list inside ``value`` that can still
+    be cut (a string longer than MIN_CUT_STRING, a non-empty list). A list one of whose items
+    holds more than half of it is cut inside that item, not halved."""
+    best: tuple[int, str, Any, Any] | None = None
+    children: list[tuple[str, Any, Any]] = []
+    if isinstance(value, dict):
+        children = [(f"{path}.{key}" if path else str(key), value, key) for key in value]
+    elif isinstance(value, list):
+        children = [(f"{path}[{i}]", value, i) for i in range(len(value))]
+    for where, container, key in children:
+        child = container[key]
+        option: tuple[int, str, Any, Any] | None = None
+        if isinstance(child, str) and len(child) > MIN_CUT_STRING:
+            option = (result_chars(child), where, container, key)
+        elif isinstance(child, list) and child:
+            option = (result_chars(child), where, container, key)
+            inner = _largest_cut(child, where)
+            if inner is not None and inner[0] * 2 > option[0]:
+                option = inner
+        elif isinstance(child, dict):
+            option = _largest_cut(child, where)
+        if option is not None and (best is None or option[0] > best[0]):
+            best = option
+    return best
+
+
+def fit(data: Any, budget: int) -> tuple[Any, list[str]]:
+    """``data`` (plain JSON, changed in place) cut until it takes at most ``budget`` characters
+    of JSON: the largest string or list first, halved each time (a string keeps its start and
+    ends in '…'). Returns it and the paths cut (``results[2].text``). What cannot fit even then
+    is an InputRejected."""
+    cut: list[str] = []
+    for _attempt in range(400):
+        if result_chars(data) <= budget:
+            return data, sorted(set(cut))
+        target = _largest_cut(data, "")
+        if target is None:
+            break
+        _size, path, container, key = target
+        value = container[key]
+        if isinstance(value, str):
+            container[key] = value[: max(MIN_CUT_STRING // 2, len(value) // 2)] + "…"
+        else:
+            container[key] = value[: len(value) // 2]
+        cut.append(path)
+    if result_chars(data) <= budget:
+        return data, sorted(set(cut))
+    raise InputRejected(f"the result does not fit in {budget:,} characters even cut down; "
+                        "ask for less (a smaller k, fewer rows)")
+
+
+def clip_text(text: str, limit: int = SUMMARY_CHARS) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def ok_result(data: Any, summary: str, budget: int) -> CallToolResult:
+    """The structured result, cut to fit ``budget`` with the text block; the text block is the
+    short ``summary`` (plus what was cut), not the JSON again."""
     data = as_json(data)
-    return CallToolResult(content=[TextContent(type="text", text=json.dumps(data, indent=2, sort_keys=True))],
-                          structured_content=data)
+    text = clip_text(summary)
+    data, cut = fit(data, budget - SUMMARY_CHARS * 2 - 40)
+    if cut and isinstance(data, dict):
+        data["truncated"] = cut
+        text += clip_text(f" Cut to fit {budget:,} characters: {', '.join(cut)}.", SUMMARY_CHARS)
+        data, _ = fit(data, budget - len(text))
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+
+
+# -- paging ------------------------------------------------------------------------------------
+
+def cursor_key(*parts: Any) -> str:
+    """What a cursor belongs to (a query and its arguments): a cursor of another call is refused."""
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def encode_cursor(offset: int, key: str) -> str:
+    return base64.urlsafe_b64encode(json.dumps({"o": offset, "k": key}).encode()).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str | None, key: str) -> int:
+    """The offset a cursor stands for; InputRejected if it is not one this call was given."""
+    if cursor is None:
+        return 0
+    try:
+        data = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+        offset = data["o"]
+        if data["k"] != key or not isinstance(offset, int) or offset < 0:
+            raise ValueError(cursor)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise InputRejected("cursor: not a `next` value this tool returned for the same name and "
+                            "arguments; omit it to start from the first page") from exc
+    return offset
+
+
+def page_rows_of(rows: Sequence[Any], offset: int, size: int, budget: int) -> tuple[list[Any], list[str]]:
+    """Rows from ``offset``: at most ``size``, and no more than fit in ``budget`` characters
+    (at least one row, cut down to fit if it is alone too large; its cut paths returned)."""
+    page: list[Any] = []
+    used = 2
+    for row in rows[offset: offset + size]:
+        chars = result_chars(row) + 2
+        if page and used + chars > budget:
+            break
+        page.append(row)
+        used += chars
+    cut: list[str] = []
+    if page and used > budget:
+        row, inner = fit(copy.deepcopy(page[0]), budget - 4)
+        page[0] = row
+        cut = [f"rows[{offset}].{path}" for path in inner]
+    return page, cut
 
 
 T = TypeVar("T")
@@ -566,22 +796,68 @@ T = TypeVar("T")
 
 # -- the tools -------------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class Limits:
+    """What the server allows and how much it returns (the ``car-graph mcp`` flags)."""
+
+    max_result_chars: int = DEFAULT_MAX_RESULT_CHARS
+    allow_overwrite: bool = False
+    cypher_timeout: float = DEFAULT_CYPHER_TIMEOUT
+    # rules and domain declarations (identifier patterns) change how every later question is
+    # read and what controls what: refused over MCP unless the operator allows them
+    allow_rules: bool = False
+
+
+# Plan operators cypher_read refuses besides any plan the planner does not call read-only:
+# writes, file and URL loading, procedures (which may do anything), administration.
+_REFUSED_OPERATORS = re.compile(
+    r"^(?:Create|Merge|Delete|DetachDelete|Set|Remove|Foreach|LoadCSV|ProcedureCall|"
+    r"SystemProcedureCall|Show|Terminate|Transaction|Alter|Drop|Grant|Deny|Revoke|Enable|"
+    r"Start|Stop)", re.IGNORECASE)
+EXPLAIN_PREFIX = "EXPLAIN "
+
+
+def plan_operators(plan: Mapping[str, Any] | None) -> list[str]:
+    """Every operator of an EXPLAIN plan (``Create@neo4j`` read as ``Create``)."""
+    if not plan:
+        return []
+    own = str(plan.get("operatorType", "")).split("@", 1)[0]
+    return [own] + [op for child in plan.get("children", []) for op in plan_operators(child)]
+
+
+def client_name(ctx: Context | None) -> str | None:
+    """The name the MCP client gave in its initialize request, if any."""
+    try:
+        params = ctx.session.client_params if ctx is not None else None
+    except (AttributeError, LookupError, ValueError):  # no request in progress
+        return None
+    info = getattr(params, "client_info", None)
+    return clip_text(str(info.name), 200) if info is not None and info.name else None
+
+
 class CarTools:
     """The tools, resources and prompt over one CarClient. Calls are serialised (one lock): the
     client's retriever and entity extractor are shared state, and an ingest must not interleave
     with a read that caches what the graph's domains were."""
 
-    def __init__(self, car: CarClient) -> None:
+    def __init__(self, car: CarClient, limits: Limits | None = None) -> None:
         self.car = car
+        self.limits = limits or Limits()
         self._lock = threading.Lock()
 
     def _locked(self, work: Callable[[], T]) -> T:
         with self._lock:
             return work()
 
-    def _tool(self, work: Callable[[], Any]) -> CallToolResult:
+    def _row_budget(self, columns: Sequence[str]) -> int:
+        """Characters a page's rows may take: what is left of the budget once the page's other
+        keys and its text block are counted, so the page is never cut afterwards."""
+        return self.limits.max_result_chars - PAGE_OVERHEAD_CHARS - result_chars(list(columns))
+
+    def _tool(self, work: Callable[[], Any], summary: Callable[[Any], str]) -> CallToolResult:
         try:
-            return ok_result(self._locked(work))
+            data = as_json(self._locked(work))
+            return ok_result(data, summary(data), self.limits.max_result_chars)
         except Exception as exc:  # every failure becomes a tool error, never a traceback
             return error_result(describe_failure(exc))
 
@@ -611,7 +887,9 @@ class CarTools:
             return {**verdict.to_json(), "context": verdict.context(),
                     **({"known_at": when.isoformat()} if when else {})}
 
-        return self._tool(work)
+        return self._tool(work, lambda d: f"Verdict: {d['verdict']}. {d['summary']} "
+                                          "(the structured result has the chains, sources and "
+                                          "`context`.)")
 
     def retrieve(self, question: Question, k: TopK = 5, as_of: AsOf = None,
                  domain: DomainName = None,
@@ -625,7 +903,12 @@ class CarTools:
             assert verdict.retrieval is not None  # answer() keeps the retrieval it decided on
             return retrieval_json(verdict.retrieval, verdict)
 
-        return self._tool(work)
+        def summary(d: dict[str, Any]) -> str:
+            top = "; ".join(f"{r['doc_id']} [{r['status']}] {r['title']}" for r in d["results"][:3])
+            return (f"{len(d['results'])} results (best first: {top or '-'}). Verdict "
+                    f"{d['verdict']}: {d['verdict_summary']}")
+
+        return self._tool(work, summary)
 
     def explain(self, doc_id: DocId, as_of: AsOf = None,
                 known_at: KnownAt = None) -> Annotated[CallToolResult, ExplainResult]:
@@ -636,27 +919,63 @@ class CarTools:
             explanation = self.car.explain(doc_id, as_of=as_of, known_at=check_known_at(known_at))
             return {**explanation_json(explanation), "chains_text": chains_text(explanation)}
 
-        return self._tool(work)
+        return self._tool(work, lambda d: (
+            f"{d['doc_id']} [{d['status']}] {d['title']}; controlled by "
+            f"{', '.join(c['doc_id'] for c in d['controlling']) or '-'}."))
 
-    def query(self, name: QueryName, params: QueryParams | None = None,
-              embed: Embeds = None) -> Annotated[CallToolResult, QueryResultJson]:
+    def query(self, name: QueryName, params: QueryParams | None = None, embed: Embeds = None,
+              cursor: Cursor = None,
+              page_rows: PageRows = DEFAULT_PAGE_ROWS) -> Annotated[CallToolResult, QueryResultJson]:
         """Run one query of the analyst library by name (see list_queries), read-only. `params`
-        binds its parameters (checked against the query's header); `embed` binds a parameter to
-        the embedding of a text (stale_crowding's `embedding`)."""
+        binds its parameters (checked against the query's `params_schema`); `embed` binds a
+        parameter to the embedding of a text (stale_crowding's `embedding`). Rows come a page at
+        a time: while `next` is not null, call again with the same arguments and
+        `cursor` = `next` for the following rows."""
         def work() -> Any:
             full = analyst.resolve_name(name)
             given = dict(params or {})
-            for key, text in (embed or {}).items():
-                given[key] = self.car.embedder.embed_query(check_question(text))
             check_query_params(full, given)
-            return analyst.run_query(self.car.driver, self.car.database, full, given).to_json()
+            key = cursor_key("query", full, given, embed)
+            offset = decode_cursor(cursor, key)
+            for param, text in (embed or {}).items():
+                given[param] = self.car.embedder.embed_query(check_question(text))
+            check_query_params(full, given)
+            analyst.bind(full, given)  # unknown and missing parameters, named as the CLI names them
+            check_against_schema(full, given)
+            result = analyst.run_query(self.car.driver, self.car.database, full, given).to_json()
+            rows = result["rows"]
+            page, cut = page_rows_of(rows, offset, page_rows, self._row_budget(result["columns"]))
+            end = offset + len(page)
+            return {**result, "rows": page, "offset": offset, "total_rows": len(rows),
+                    "next": encode_cursor(end, key) if end < len(rows) else None,
+                    **({"truncated": cut} if cut else {})}
 
-        return self._tool(work)
+        def summary(d: dict[str, Any]) -> str:
+            shown = (f"rows {d['offset'] + 1}-{d['offset'] + len(d['rows'])}" if d["rows"]
+                     else "no rows")
+            more = ("; more rows: call again with cursor = `next`" if d["next"]
+                    else "; that is the last page")
+            return f"{d['query']}: {shown} of {d['total_rows']}{more}."
 
-    def list_queries(self) -> Annotated[CallToolResult, ListQueriesResult]:
-        """The analyst query library: each query's name, purpose and parameters (optional ones
-        may be omitted) and the resource holding its Cypher text."""
-        return self._tool(lambda: {"queries": query_catalogue()})
+        return self._tool(work, summary)
+
+    def list_queries(self, cursor: Cursor = None,
+                     page_rows: PageRows = DEFAULT_PAGE_ROWS) -> Annotated[CallToolResult, ListQueriesResult]:
+        """The analyst query library: each query's name, purpose, parameters (optional ones may
+        be omitted), `params_schema` (the JSON Schema `query` checks `params` against) and the
+        resource holding its Cypher text. Paged like `query` (`next`, `cursor`)."""
+        def work() -> dict[str, Any]:
+            catalogue = as_json(query_catalogue())
+            key = cursor_key("list_queries")
+            offset = decode_cursor(cursor, key)
+            page, cut = page_rows_of(catalogue, offset, page_rows, self._row_budget([]))
+            end = offset + len(page)
+            return {"queries": page, "next": encode_cursor(end, key) if end < len(catalogue) else None,
+                    **({"truncated": cut} if cut else {})}
+
+        return self._tool(work, lambda d: (
+            f"{len(d['queries'])} analyst queries: {', '.join(q['name'] for q in d['queries'])}"
+            + ("; more: call again with cursor = `next`." if d["next"] else ".")))
 
     def stats(self) -> Annotated[CallToolResult, StatsResult]:
         """The graph's shape: documents, entities, SUPERSEDES edges, chain lengths, scope sizes
@@ -667,21 +986,139 @@ class CarTools:
                 raise EmptyGraphError()
             return report.to_json()
 
-        return self._tool(work)
+        return self._tool(work, lambda d: (
+            f"{d['documents']} documents, {d['entities']} entities, {d['supersedes']} SUPERSEDES "
+            f"edges, {d['chains']} chains, {d['unresolved']} unresolved."))
 
-    def ingest_records(self, records: Records, rules: Rules = None) -> Annotated[CallToolResult, IngestResult]:
-        """Load documents given inline as generic JSONL records (idempotent; at most 500 per
-        call). Each rejected record is listed in `skipped` with its position and the reason;
-        the valid ones are loaded. SUPERSEDES edges come from the records' explicit
-        `supersedes` and from `rules` (or the bundled rules of their domains)."""
+    def schema(self) -> Annotated[CallToolResult, SchemaResult]:
+        """The graph's schema, to write queries against: node labels, relationship types, the
+        properties of each (with their types), indexes, and the values of document `status` and
+        of verdicts."""
+        def work() -> dict[str, Any]:
+            store = self.car.store
+
+            def rows(name: str) -> list[dict[str, Any]]:
+                return [{key: analyst.plain(value) for key, value in record.items()}
+                        for record in store.read(name)]
+
+            return {
+                "labels": [r["label"] for r in rows("schema_labels")],
+                "relationship_types": [r["type"] for r in rows("schema_relationship_types")],
+                "node_properties": rows("schema_node_properties"),
+                "relationship_properties": rows("schema_relationship_properties"),
+                "indexes": rows("show_indexes"),
+                "statuses": [status.value for status in Status],
+                "verdicts": [kind.value for kind in VerdictKind],
+            }
+
+        return self._tool(work, lambda d: (
+            f"{len(d['labels'])} labels ({', '.join(d['labels'][:12])}), "
+            f"{len(d['relationship_types'])} relationship types "
+            f"({', '.join(d['relationship_types'][:12])}), {len(d['indexes'])} indexes; "
+            f"statuses: {', '.join(d['statuses'])}."))
+
+    def cypher_read(self, statement: CypherText, params: QueryParams | None = None,
+                    row_limit: CypherRows = DEFAULT_CYPHER_ROWS) -> Annotated[CallToolResult, CypherReadResult]:
+        """Run one read-only Cypher statement (prefer `query` and the analyst library; see
+        `schema` for labels and properties). It runs in a READ transaction with a deadline; a
+        statement the planner says writes, loads files or calls procedures is refused before it
+        runs. At most `row_limit` rows come back (`capped` says there were more)."""
+        def work() -> dict[str, Any]:
+            given = dict(params or {})
+            if _json_size(given) > MAX_PARAMS_BYTES:
+                raise InputRejected(f"params are over {MAX_PARAMS_BYTES:,} bytes of JSON")
+            return self._read_cypher(statement, given, row_limit)
+
+        return self._tool(work, lambda d: (
+            f"{len(d['rows'])} rows" + (f" (capped at {d['row_limit']}; there are more)" if d["capped"]
+                                        else "") + f", columns: {', '.join(d['columns'])}."))
+
+    def _read_cypher(self, statement: str, params: dict[str, Any], row_limit: int) -> dict[str, Any]:
+        # The statement is the caller's own Cypher, run as given (never assembled from pieces):
+        # the one place car-graph runs text that is not in its catalogue. EXPLAIN asks the
+        # planner what it would do without doing it.
+        given, explained = cast_cypher(statement), cast_cypher(EXPLAIN_PREFIX + statement)
+        with self.car.driver.session(database=self.car.database,
+                                     default_access_mode=neo4j.READ_ACCESS) as session:
+            with session.begin_transaction(timeout=self.limits.cypher_timeout) as tx:
+                summary = tx.run(explained, params).consume()
+                operators = plan_operators(summary.plan)
+                refused = sorted({op for op in operators if _REFUSED_OPERATORS.match(op)})
+                if summary.query_type != "r" or refused:
+                    raise InputRejected(
+                        "cypher_read runs read-only statements only: the planner reports "
+                        f"query type {summary.query_type!r}"
+                        + (f" with {', '.join(refused)}" if refused else "")
+                        + " (writes, LOAD CSV, procedure calls and administration are refused; "
+                          "use `schema` for labels and properties)")
+                result = tx.run(given, params)
+                columns = list(result.keys())
+                records = result.fetch(row_limit + 1)
+                tx.rollback()
+        return {"columns": columns,
+                "rows": [{key: analyst.plain(record[key]) for key in columns}
+                         for record in records[:row_limit]],
+                "row_limit": row_limit, "capped": len(records) > row_limit,
+                "query_type": summary.query_type or ""}
+
+    def ingest_records(self, ctx: Context, records: Records, rules: Rules = None,
+                       dry_run: DryRun = False) -> Annotated[CallToolResult, IngestResult]:
+        """Load documents given inline as generic JSONL records (at most 500 per call). Each
+        rejected record is listed in `skipped` with its position and the reason (nothing is
+        written for it); the valid ones are loaded. Unless the server allows overwriting, a
+        record whose id is already in the graph, or whose `supersedes` names a document already
+        in the graph, is rejected. SUPERSEDES edges come from the records' explicit `supersedes`
+        and from `rules` (or the bundled rules of their domains). `dry_run`: report what would
+        change (added, replaced, edges opened and closed, statuses that flip) and write
+        nothing."""
+        client = client_name(ctx)
+
         def work() -> dict[str, Any]:
             checked = check_records(records)
+            if rules is not None and not self.limits.allow_rules:
+                raise InputRejected("rules and domain declarations are refused over MCP unless the "
+                                    "server runs with --allow-rules; load them with "
+                                    "`car-graph ingest --rules FILE`")
             domain, parsed_rules = parse_rules_object(rules) if rules is not None else (None, None)
+            if not self.limits.allow_overwrite:
+                named = sorted({r.id for r in checked.records}
+                               | {ref.id for r in checked.records for ref in r.supersedes})
+                existing = {row["doc_id"] for row in self.car.store.read("existing_documents", ids=named)}
+                checked = checked.without_existing(existing)
+                if parsed_rules is not None and not dry_run:
+                    self._refuse_closing_rules(checked, parsed_rules, domain)
             summary = self.car.ingest(checked.records, parsed_rules, problems=checked.problems,
-                                      domain=domain)
-            return {**summary.to_json(), "skipped_count": len(summary.skipped)}
+                                      domain=domain, dry_run=dry_run, rules_source="mcp",
+                                      rules_origin=client)
+            out = {**summary.to_json(), "skipped_count": len(summary.skipped),
+                   "source": "mcp", "client": client}
+            if summary.run is not None and not summary.dry_run:
+                self.car.store.write("stamp_run_source", run=summary.run, source="mcp", client=client)
+            return out
 
-        return self._tool(work)
+        def text(d: dict[str, Any]) -> str:
+            opened = sum(d.get("edges_opened", {}).values())
+            closed = sum(sum(r.values()) for r in d.get("edges_closed", {}).values())
+            head = "Dry run, nothing written: would have " if d.get("dry_run") else "Ingested: "
+            return (f"{head}{d.get('added', 0)} added, {d.get('replaced', 0)} replaced, "
+                    f"{d['unchanged']} unchanged, {d['skipped_count']} rejected; {opened} edges "
+                    f"opened, {closed} closed; {len(d.get('flips', []))} statuses flip"
+                    + ("" if d.get("dry_run") else f" (run {d.get('run')})") + ".")
+
+        return self._tool(work, text)
+
+    def _refuse_closing_rules(self, checked: CheckedRecords, rules: list[Rule],
+                              domain: Domain | None) -> None:
+        """Without --allow-overwrite, rules that would close an edge already in the graph (a
+        rules change that rewrites what controls existing documents) are refused."""
+        rehearsal = self.car.ingest(checked.records, rules, problems=checked.problems,
+                                    domain=domain, dry_run=True)
+        closed = sum(sum(r.values()) for r in rehearsal.edges_closed.values())
+        if closed:
+            raise InputRejected(
+                f"these rules would close {closed} SUPERSEDES edge(s) already in the graph; this "
+                "server does not rewrite existing authorities (start it with --allow-overwrite; "
+                "dry_run shows what would change)")
 
     # -- resources and prompt ------------------------------------------------------------------
     def document(self, doc_id: str) -> str:
@@ -699,7 +1136,10 @@ class CarTools:
                         "explanation": {**explanation_json(explanation),
                                         "chains_text": chains_text(explanation)}}
 
-            return json.dumps(as_json(self._locked(work)), indent=2, sort_keys=True)
+            data, cut = fit(as_json(self._locked(work)), self.limits.max_result_chars // 2)
+            if cut:
+                data["truncated"] = cut
+            return json.dumps(data, indent=1, sort_keys=True)
         except NotFoundError as exc:
             raise ResourceNotFoundError(str(exc)) from exc
         except Exception as exc:  # a clean message; the SDK logs no traceback for ResourceError
@@ -722,7 +1162,16 @@ class CarTools:
             failure = describe_failure(exc)
             code = INTERNAL_ERROR if failure.retryable else INVALID_PARAMS
             raise MCPError(code, failure.message, {"retryable": failure.retryable}) from exc
-        return [UserMessage(verdict.prompt(CITE_INSTRUCTIONS))]
+        text = verdict.prompt(CITE_INSTRUCTIONS)
+        budget = self.limits.max_result_chars
+        if len(text) > budget:  # the instructions first, the end ("Answer:") kept
+            text = text[: budget - 200] + "\n… (sources cut to fit)\n\nAnswer:"
+        return [UserMessage(text)]
+
+
+def cast_cypher(text: str) -> LiteralString:
+    """The caller's statement typed as the driver wants it (cypher_read only)."""
+    return cast(LiteralString, text)
 
 
 CITE_INSTRUCTIONS = (
@@ -732,6 +1181,60 @@ CITE_INSTRUCTIONS = (
     "longer good authority: say so, and cite the document marked CONTROLLING instead. Cite "
     "sources as [n]."
 )
+
+
+_SCHEMA_TYPES: dict[str, dict[str, Any]] = {
+    "string": {"type": "string", "maxLength": MAX_ID_CHARS},
+    "int": {"type": "integer", "minimum": 0, "maximum": MAX_QUERY_INT},
+    "float": {"type": "number"},
+    "boolean": {"type": "boolean"},
+    "date": {"type": "string", "format": "date", "pattern": r"^\d{4}-\d{2}-\d{2}$"},
+    "datetime": {"type": "string", "maxLength": 40,
+                 "description": "an ISO datetime, or YYYY-MM-DD for the end of that day (UTC)"},
+}
+
+
+def _type_schema(kind: str, name: str) -> dict[str, Any]:
+    """The JSON Schema of one header type (``int``, ``list<float>``, ``date|null`` ...)."""
+    alternatives = [k for k in kind.split("|") if k and k != "null"]
+    nullable = "null" in kind.split("|")
+    schemas: list[dict[str, Any]] = []
+    for alternative in alternatives or ["any"]:
+        if alternative.startswith("list"):
+            inner = alternative[len("list<"):-1] if alternative.startswith("list<") else "any"
+            schemas.append({"type": "array", "maxItems": MAX_LIST_ITEMS,
+                            "items": _SCHEMA_TYPES.get(inner, {})})
+        elif alternative == "int" and name == "k":
+            schemas.append({"type": "integer", "minimum": 0, "maximum": MAX_K})
+        else:
+            schemas.append(dict(_SCHEMA_TYPES.get(alternative, {})))
+    if nullable:
+        schemas.append({"type": "null"})
+    return schemas[0] if len(schemas) == 1 else {"anyOf": schemas}
+
+
+@functools.cache
+def params_schema(name: str) -> dict[str, Any]:
+    """The JSON Schema of a catalogue statement's ``params``, from its header: each declared
+    parameter with its type, the ones not declared ``|null`` required, no others."""
+    declared = cypher.declared_parameters(name)
+    return {
+        "type": "object",
+        "properties": {p.name: _type_schema(p.type, p.name) for p in declared.values()},
+        "required": [p.name for p in declared.values() if not p.optional],
+        "additionalProperties": False,
+    }
+
+
+def check_against_schema(name: str, params: Mapping[str, Any]) -> None:
+    """``params`` against the schema list_queries publishes for ``name``."""
+    validator = jsonschema.Draft202012Validator(
+        params_schema(name), format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+    error = jsonschema.exceptions.best_match(validator.iter_errors(dict(params)))
+    if error is not None:
+        where = "".join(f"[{p!r}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+        raise InputRejected(f"{name.split('/', 1)[-1]}: params{where}: {clip_text(error.message, 300)} "
+                            "(list_queries gives each query's params_schema)")
 
 
 def query_catalogue() -> list[dict[str, Any]]:
@@ -745,33 +1248,89 @@ def query_catalogue() -> list[dict[str, Any]]:
             "parameters": [{"name": p.name, "type": p.type, "optional": p.optional}
                            for p in cypher.declared_parameters(full).values()],
             "resource": f"car://query/{short}",
+            "params_schema": params_schema(full),
         })
     return out
+
+
+# -- strict arguments ---------------------------------------------------------------------------
+
+def strict_arguments(tool: Tool) -> Tool:
+    """``tool`` with a strict argument model: an unknown argument is an error (and the published
+    schema says ``additionalProperties: false``), and values are checked as JSON values, not
+    coerced (``k: "5"`` and ``k: true`` are refused; dates are still 'YYYY-MM-DD' text)."""
+    base = tool.fn_metadata.arg_model
+
+    def model_validate(cls: type[Any], obj: Any, *, strict: bool | None = None, extra: Any = None,
+                       from_attributes: bool | None = None, context: Any | None = None,
+                       **options: Any) -> Any:
+        # JSON mode: the arguments came as JSON; strict JSON validation reads a date from its
+        # text but coerces nothing else
+        return cls.model_validate_json(json.dumps(obj), context=context)
+
+    strict_model: type[Any] = type(base.__name__, (base,), {
+        "model_config": ConfigDict(arbitrary_types_allowed=True, extra="forbid", strict=True),
+        "model_validate": classmethod(model_validate),
+        "__module__": base.__module__,
+    })
+    tool.fn_metadata.arg_model = strict_model
+    tool.parameters = strict_model.model_json_schema(by_alias=True)
+    return tool
 
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
                             open_world_hint=False)
 
 
-def build_server(car: CarClient, *, allow_ingest: bool = False) -> MCPServer:
-    """The MCP server over ``car``. ``ingest_records`` exists only with ``allow_ingest``."""
-    tools = CarTools(car)
+def package_version() -> str:
+    """car-graph's version (serverInfo.version)."""
+    try:
+        return importlib.metadata.version("car-graph")
+    except importlib.metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+def build_server(car: CarClient, *, allow_ingest: bool = False, allow_overwrite: bool = False,
+                 allow_cypher: bool = False, max_result_chars: int = DEFAULT_MAX_RESULT_CHARS,
+                 cypher_timeout: float = DEFAULT_CYPHER_TIMEOUT,
+                 allow_rules: bool = False) -> MCPServer:
+    """The MCP server over ``car``. ``ingest_records`` exists only with ``allow_ingest`` (and
+    replaces documents only with ``allow_overwrite``); ``cypher_read`` only with
+    ``allow_cypher``. Every result fits ``max_result_chars``."""
+    if max_result_chars < MIN_MAX_RESULT_CHARS:
+        raise ConfigError(f"--max-result-chars must be at least {MIN_MAX_RESULT_CHARS:,}")
+    if cypher_timeout <= 0:
+        raise ConfigError("--cypher-timeout must be positive")
+    tools = CarTools(car, Limits(max_result_chars=max_result_chars, allow_overwrite=allow_overwrite,
+                                 cypher_timeout=cypher_timeout, allow_rules=allow_rules))
+
+    def tool(method: Callable[..., Any], annotations: ToolAnnotations) -> Tool:
+        return strict_arguments(Tool.from_function(method, description=inspect.getdoc(method),
+                                                   annotations=annotations))
+
+    registered = [tool(method, READ_ONLY) for method in (
+        tools.ask, tools.retrieve, tools.explain, tools.query, tools.list_queries, tools.stats,
+        tools.schema)]
+    if allow_cypher:
+        # read-only by the READ transaction and the plan check; open world: any statement
+        registered.append(tool(tools.cypher_read, ToolAnnotations(
+            read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)))
+    if allow_ingest:
+        registered.append(tool(tools.ingest_records, ToolAnnotations(
+            read_only_hint=False, destructive_hint=allow_overwrite, idempotent_hint=True,
+            open_world_hint=False)))
     server: MCPServer = MCPServer(
         SERVER_NAME,
+        version=package_version(),
         instructions=(
             "car-graph answers whether a document (a court decision, a security advisory, a drug "
             "approval, ...) is still in force and what controls it. Call `ask` before citing "
             "one; `explain` shows a document's chains; `query` runs the named analyst queries "
-            "of `list_queries` (read-only)."),
+            "of `list_queries` (read-only); `schema` describes the graph. Results are bounded: "
+            "follow `next` to page."),
         log_level="WARNING",
+        tools=registered,
     )
-    for method in (tools.ask, tools.retrieve, tools.explain, tools.query, tools.list_queries,
-                   tools.stats):
-        server.add_tool(method, description=inspect.getdoc(method), annotations=READ_ONLY)
-    if allow_ingest:
-        server.add_tool(tools.ingest_records, description=inspect.getdoc(tools.ingest_records),
-                        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False,
-                                                    idempotent_hint=True, open_world_hint=False))
     for info in query_catalogue():
         server.add_resource(TextResource(
             uri=info["resource"], name=f"analyst/{info['name']}", description=info["purpose"],
@@ -835,14 +1394,20 @@ class BearerTokenMiddleware:
 
     def __init__(self, app: Any, token: str) -> None:
         self.app = app
-        self._expected = f"Bearer {token}".encode()
+        self._expected = token.encode()
+
+    def authorised(self, value: bytes) -> bool:
+        """``Bearer <token>``, the scheme in any case (RFC 9110: schemes are case-insensitive),
+        the token compared in constant time."""
+        scheme, _sep, given = value.strip().partition(b" ")
+        return scheme.lower() == b"bearer" and hmac.compare_digest(given.strip(), self._expected)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
             await self.app(scope, receive, send)
             return
         given = [value for key, value in scope.get("headers", []) if key.lower() == b"authorization"]
-        if scope["type"] == "http" and len(given) == 1 and hmac.compare_digest(given[0], self._expected):
+        if scope["type"] == "http" and len(given) == 1 and self.authorised(given[0]):
             await self.app(scope, receive, send)
             return
         if scope["type"] != "http":  # websockets and anything else: not served
@@ -860,14 +1425,25 @@ def _stderr_logging(level: str) -> None:
 
 
 def serve(settings: Settings, *, http: bool = False, host: str = "127.0.0.1",
-          port: int = DEFAULT_PORT, allow_ingest: bool = False, log_level: str = "WARNING") -> None:
+          port: int = DEFAULT_PORT, allow_ingest: bool = False, allow_overwrite: bool = False,
+          allow_cypher: bool = False, max_result_chars: int = DEFAULT_MAX_RESULT_CHARS,
+          cypher_timeout: float = DEFAULT_CYPHER_TIMEOUT, log_level: str = "WARNING",
+          allow_rules: bool = False) -> None:
     """Run the server until the client disconnects (stdio) or the process is stopped (HTTP)."""
     _stderr_logging(log_level)
     if http:  # before connecting at all
         host = loopback_host(host)
+    if allow_overwrite and not allow_ingest:
+        raise ConfigError("--allow-overwrite needs --allow-ingest")
+    if allow_rules and not allow_ingest:
+        raise ConfigError("--allow-rules needs --allow-ingest")
+    if max_result_chars < MIN_MAX_RESULT_CHARS:
+        raise ConfigError(f"--max-result-chars must be at least {MIN_MAX_RESULT_CHARS:,}")
     token, generated = resolve_token(os.environ) if http else ("", False)
     with open_client(settings) as car:
-        server = build_server(car, allow_ingest=allow_ingest)
+        server = build_server(car, allow_ingest=allow_ingest, allow_overwrite=allow_overwrite,
+                              allow_cypher=allow_cypher, max_result_chars=max_result_chars,
+                              cypher_timeout=cypher_timeout, allow_rules=allow_rules)
         if not http:
             server.run(transport="stdio")
             return
