@@ -531,7 +531,12 @@ class _Generator:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
         self.docs: list[DocumentRecord] = []
-        self.intended: list[Edge] = []
+        # intended edges keyed by (newer, older), in the order they were (re)stated
+        self.intended: dict[tuple[str, str], Edge] = {}
+        # indexes that keep generation linear in the corpus size (no scans of self.docs)
+        self.position: dict[str, int] = {}  # document id -> index in self.docs
+        self.line_releases: dict[str, list[DocumentRecord]] = {}  # release line -> its releases
+        self.line_edges: dict[str, list[tuple[str, str]]] = {}  # release line -> edges stated
         self.chains: list[_Chain] = []
         self.names: set[str] = set()
         self.counters: dict[str, int] = {}
@@ -590,21 +595,37 @@ class _Generator:
         chain's questions must then name the entity.
         """
         fixed = fixed or {}
+        # per position: the fixed slot, or None and the pool to draw from (same draws, in the
+        # same order, as drawing position by position; this loop runs 200 times per anchor once
+        # the pools are used up, so it is kept lean)
+        plan = [(fixed.get(i), pool) for i, pool in enumerate(pools)]
+        choice = self.rng.choice
         combo: list[Slot] = []
         for _ in range(200):
-            combo = [fixed.get(i) or self.rng.choice(pool) for i, pool in enumerate(pools)]
-            key = tuple(c[0] for c in combo)
+            combo = [slot or choice(pool) for slot, pool in plan]
+            key = tuple([c[0] for c in combo])
             if key not in self.combos:
                 self.combos.add(key)
                 return combo, True
         return combo, False
 
     def add(self, record: DocumentRecord) -> str:
+        self.position[record.id] = len(self.docs)
         self.docs.append(record)
+        for line in record.scope.get("release_line", ()):
+            self.line_releases.setdefault(line, []).append(record)
         return record.id
 
+    def replace(self, record: DocumentRecord) -> None:
+        """Put ``record`` in place of the document with its id (same position in the corpus)."""
+        old = self.docs[self.position[record.id]]
+        assert not old.scope.get("release_line") and not record.scope.get("release_line")
+        self.docs[self.position[record.id]] = record
+
     def intend(self, newer: str, older: str, effective: date, partial: bool = False) -> None:
-        self.intended.append(Edge(newer, older, effective, partial))
+        # a restated pair moves to the end, as removing it and appending it again would
+        self.intended.pop((newer, older), None)
+        self.intended[(newer, older)] = Edge(newer, older, effective, partial)
 
     # -- security
 
@@ -806,26 +827,31 @@ class _Generator:
             older = doc
 
     def _published(self, doc_id: str) -> date:
-        for record in reversed(self.docs):
-            if record.id == doc_id:
-                assert record.published is not None
-                return record.published
-        raise KeyError(doc_id)
+        published = self.docs[self.position[doc_id]].published
+        assert published is not None
+        return published
 
     def _intend_line(self, key: str, line: tuple[int, int]) -> None:
-        """Within a line every later release supersedes every earlier one (rule semantics)."""
+        """Within a line every later release supersedes every earlier one (rule semantics).
+
+        The line's edges are restated from scratch, so those stated by an earlier call for the
+        same line are dropped first. Only this method links two releases, so the edges between
+        the line's releases are exactly the ones it stated before (kept in ``line_edges``); the
+        line's releases come from ``line_releases``. Both keep the cost per call to the size of
+        the line instead of the size of the corpus.
+        """
         scope = f"{key}@{line[0]}.{line[1]}"
-        releases = [d for d in self.docs if scope in d.scope.get("release_line", ())]
-        self.intended = [
-            e
-            for e in self.intended
-            if not (e.newer in {r.id for r in releases} and e.older in {r.id for r in releases})
-        ]
+        releases = self.line_releases.get(scope, [])
+        for pair in self.line_edges.pop(scope, []):
+            self.intended.pop(pair, None)
+        stated: list[tuple[str, str]] = []
         for newer in releases:
             for older in releases:
                 assert newer.published and older.published
                 if newer.published > older.published:
                     self.intend(newer.id, older.id, newer.published)
+                    stated.append((newer.id, older.id))
+        self.line_edges[scope] = stated
 
     # -- pharma
 
@@ -1033,18 +1059,19 @@ class _Generator:
             # the first opinion is reinstated on rehearing: its record now supersedes the order
             # that vacated it, and the citator keeps both edges
             reinstated = self.after(when, 30, 200)
-            index = self.docs.index(next(d for d in self.docs if d.id == anchor))
-            old = self.docs[index]
-            self.docs[index] = DocumentRecord(
-                id=old.id,
-                text=old.text + " On rehearing, this opinion was reinstated.",
-                title=old.title,
-                domain=old.domain,
-                kind=old.kind,
-                published=old.published,
-                scope={"case": (slug, later_slug)},
-                attributes=old.attributes,
-                supersedes=(SupersedesRef(overruling, reinstated, "reinstated on rehearing"),),
+            old = self.docs[self.position[anchor]]
+            self.replace(
+                DocumentRecord(
+                    id=old.id,
+                    text=old.text + " On rehearing, this opinion was reinstated.",
+                    title=old.title,
+                    domain=old.domain,
+                    kind=old.kind,
+                    published=old.published,
+                    scope={"case": (slug, later_slug)},
+                    attributes=old.attributes,
+                    supersedes=(SupersedesRef(overruling, reinstated, "reinstated on rehearing"),),
+                )
             )
             self.intend(anchor, overruling, reinstated)
         elif shape == "codified":
@@ -1250,17 +1277,19 @@ def generate(
     # two steps of a longer chain
     candidates = [c for c in queried if c.followers]
     rng.shuffle(candidates)
+    # when each document's own edges take effect, gathered once (not one scan of all edges per
+    # follower: that made generation quadratic)
+    effective_dates: dict[str, list[date]] = {}
+    for e in graph.edges:
+        if e.effective:
+            effective_dates.setdefault(e.newer, []).append(e.effective)
+    as_of_rows = sum("as_of" in r for r in rows)
     for chain in candidates:
-        if sum("as_of" in r for r in rows) >= as_of_target:
+        if as_of_rows >= as_of_target:
             break
         steps = [
             by_id[chain.anchor].published,
-            *(
-                min(
-                    (e.effective for e in graph.edges if e.newer == f and e.effective), default=None
-                )
-                for f in chain.followers
-            ),
+            *(min(effective_dates.get(f, ()), default=None) for f in chain.followers),
         ]
         points = [
             (a, b) for a, b in itertools.pairwise(steps) if a and b and (b - a).days > 2
@@ -1271,6 +1300,7 @@ def generate(
         as_of = lo + timedelta(days=rng.randint(1, (hi - lo).days - 1))
         if controlling(chain, as_of) != controlling(chain, None):
             rows.append(query(chain, as_of))
+            as_of_rows += 1
     rng.shuffle(rows)
     for number, row in enumerate(rows, start=1):
         row["id"] = f"syn-q{number:04d}"
@@ -1278,7 +1308,7 @@ def generate(
     documents = list(g.docs)
     rng.shuffle(documents)
     return SyntheticBenchmark(
-        documents, rows, RULES_PATH, sorted(g.intended, key=lambda e: (e.newer, e.older))
+        documents, rows, RULES_PATH, sorted(g.intended.values(), key=lambda e: (e.newer, e.older))
     )
 
 
