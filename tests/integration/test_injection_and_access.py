@@ -24,7 +24,7 @@ from reliability_helpers import HashEmbedder, record_figure, snapshot
 from car_graph.cli import main
 from car_graph.client import CarClient
 from car_graph.connection import Target, open_driver
-from car_graph.errors import ConfigError, NotFoundError, RulesError
+from car_graph.errors import ConfigError, NotFoundError, RulesError, UnknownDomainError
 from car_graph.records import parse_record
 from car_graph.rules import parse_rules
 from car_graph.store import GraphStore
@@ -76,13 +76,18 @@ def test_hostile_strings_through_read_entry_points_leave_the_graph_unchanged(
     assert before.nodes > 0
     calls = 0
     for text in HOSTILE:
-        for domain in (None, text):
-            car.retrieve_report(text, k=3, domain=domain)
-            car.retrieve_report(f"lodash prototype pollution {text}", k=3, domain=domain)
-            calls += 2
+        car.retrieve_report(text, k=3)
+        car.retrieve_report(f"lodash prototype pollution {text}", k=3)
+        # as a domain, a string the graph holds no documents of is refused before any statement
+        for question in (text, f"lodash prototype pollution {text}"):
+            with pytest.raises(UnknownDomainError):
+                car.retrieve_report(question, k=3, domain=text)
+        calls += 4
         for system in ("bm25", "dense", "hybrid"):
-            car.retriever.search(system, text, k=3, domain=text)
-            calls += 1
+            car.retriever.search(system, text, k=3)
+            with pytest.raises(UnknownDomainError):
+                car.retriever.search(system, text, k=3, domain=text)
+            calls += 2
         with pytest.raises(NotFoundError):
             car.explain(text)
         calls += 1
@@ -90,9 +95,11 @@ def test_hostile_strings_through_read_entry_points_leave_the_graph_unchanged(
     queries.write_text("".join(
         json.dumps({"id": f"q{i}", "question": text, "gold": ["ADV-1", text]}) + "\n"
         for i, text in enumerate(HOSTILE)))
-    report = car.evaluate(queries, k=3, domain=HOSTILE[0])
+    report = car.evaluate(queries, k=3)
     calls += len(HOSTILE)
     assert report.n == len(HOSTILE)
+    with pytest.raises(UnknownDomainError):
+        car.evaluate(queries, k=3, domain=HOSTILE[0])
 
     runner = CliRunner()
     for text in HOSTILE[:2]:  # each CLI call loads the model: two strings keep CI time down
@@ -101,7 +108,10 @@ def test_hostile_strings_through_read_entry_points_leave_the_graph_unchanged(
                                          "--systems", "bm25"]):
             out = runner.invoke(main, _cli(neo4j_target, *args))
             assert "Traceback" not in out.output
-            assert out.exit_code == (1 if args[0] == "explain" else 0), out.output
+            refused = args[0] == "explain" or "--domain" in args
+            assert out.exit_code == (1 if refused else 0), out.output
+            if "--domain" in args:
+                assert "no domain" in out.output
             calls += 1
     base = ["--uri", neo4j_target.uri, "--user", neo4j_target.user,
             "--password", neo4j_target.password]
