@@ -14,7 +14,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install neo4j demo test unit lint reproduce reliability bench clean
+.PHONY: install neo4j demo test unit lint reproduce reliability bench verdicts clean
 
 install: $(STAMP)
 
@@ -61,6 +61,13 @@ unit: install
 reproduce: neo4j
 	$(BIN)/car-graph neo4j start
 	$(BIN)/car-graph reproduce --out docs/results.md
+
+# every dev verdict set and probe, and the foreign questions that must come back not_found, in one
+# table (car_graph_benchmarks.verdicts; it wipes the server it runs on: a private instance here)
+VERDICTS_FLAGS ?=
+verdicts: neo4j
+	$(BIN)/car-graph neo4j start --instance verdicts --bolt-port 7798 --http-port 7498
+	$(BIN)/python -m car_graph_benchmarks.verdicts --instance verdicts $(VERDICTS_FLAGS)
 
 reliability: neo4j
 	$(BIN)/python -m car_graph_benchmarks.reliability --out docs/reliability.md

@@ -45,9 +45,12 @@ from wordfreq import zipf_frequency
 
 from car_graph.domains import DomainRegistry
 from car_graph.extraction import EntityExtractor, stop_words
+from car_graph.lexicon import lexicon
 from car_graph.store import GraphStore
 
-_WORD = re.compile(r"[a-z0-9]+")  # ``words``: what a lower-cased text is made of
+# ``words``: what a lower-cased text is made of -- letters and digits of any script ("médicament"
+# is one word), split at everything else and at "_"
+_WORD = re.compile(r"[^\W_]+")
 # Tokens a question may use as identifiers: letters+digits or digit groups joined by - . / _ :
 _ID_TOKEN = re.compile(r"(?<![\w-])(?=[\w.:/-]*\d)[A-Za-z0-9][\w.:/-]*[A-Za-z0-9](?![\w-])")
 _DIGIT_RUN = re.compile(r"(?<!\d)\d+(?!\d)")
@@ -59,14 +62,8 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n)\W*$")
 _INITIAL_BEFORE = re.compile(r"(?:^|\s)[A-Za-z]\.\s+\W*$")
 _LABEL_COLON = re.compile(r":\s")
 _YEAR = re.compile(r"^(?:1[89]|20)\d\d$")
-# a number right after a bound of versions is a version ("SaltStack through 3002", "before
-# 20210") -- English, like the year rule, not any domain's identifier scheme
-_VERSION_BOUND = re.compile(r"(?i)(?:\b(?:through|thru|before|prior\s+to|up\s+to|until|till|since|after"
-                            r"|from|versions?)|<=?|>=?)\s*$")
-# a year-like number right after a word that says it is a number is an identifier's tail ("the
-# one numbered 1962", "#2048", "the ID ending in 1999"); without one, 1962 is read as a year --
-# English, like the year rule
-_NUMBER_CUE = re.compile(r"(?i)(?:\b(?:numbered|number|no\.|nr\.|id|ending\s+in)|#)\s*$")
+# The English cue words (a bound of versions before a number, "numbered" before an identifier's
+# tail, first-person possessives, reporting verbs) are data: car_graph/resources/lexicon/en.yaml.
 
 
 @dataclass(frozen=True)
@@ -596,16 +593,17 @@ def partial_digit_runs(question: str, spelled: Sequence[tuple[int, int]], settin
     before it says it is a number: "numbered 1962"), not a version a bound gives ("through 3002"),
     and not inside an identifier, version or date the question spells out (``spelled``: their
     char spans)."""
+    cues = lexicon()
     runs = []
     for m in _DIGIT_RUN.finditer(question):
         digits = m.group(0)
         if len(digits) < (least or settings.min_partial_digits):
             continue
-        if len(digits) == 4 and _YEAR.match(digits) and not _NUMBER_CUE.search(question, 0, m.start()):
+        if len(digits) == 4 and _YEAR.match(digits) and not cues.number_cue.search(question, 0, m.start()):
             continue
         if any(s <= m.start() and m.end() <= e for s, e in spelled):
             continue
-        if _VERSION_BOUND.search(question, 0, m.start()):
+        if cues.version_bound.search(question, 0, m.start()):
             continue  # a version, not an identifier's tail
         before = question[max(0, m.start() - 1):m.start()]
         after = question[m.end():m.end() + 2]
@@ -629,17 +627,6 @@ def written_as_name(word: str, question: str) -> bool:
     return False
 
 
-# First-person possessives: the names written right after one describe the asker's own setting
-ASKER_POSSESSIVES = frozenset({"our", "my"})
-# Verbs of a clause whose subject reports what the question asks about ("Maven dependency check
-# warns about ...", "GitHub Dependabot says ...": the reporter's names are not the flaw's)
-REPORTING_VERBS = frozenset({
-    "warns", "warned", "reports", "reported", "flags", "flagged", "says", "said", "mentions",
-    "mentioned", "lists", "listed", "shows", "showed", "alerts", "alerted", "detects",
-    "detected", "finds", "found",
-})
-# The words a reporter's noun phrase may hold besides names and content words
-_REPORTER_DETERMINERS = frozenset({"the", "a", "an", "our", "my", "your", "their"})
 _REPORTER_WORDS = 5  # the longest noun phrase read as a reporter
 _CLAUSE_BREAK = re.compile(r"[.!?;:,]\s|\n")  # not the dot inside "Node.js" or "v1.2"
 
@@ -654,12 +641,13 @@ def setting_words(question: str) -> frozenset[str]:
     one document of thousands writing "PHP" is no subject of "Our PHP site may have cross-site
     scripting". A name the asker also writes elsewhere ("In our Acme service, is the Acme parser
     flaw fixed?") is not only the setting's."""
+    cues = lexicon()
     spans = written_words(question)
     tokens = [w for w, _, _ in spans]
     capital = [question[begin].isupper() for _, begin, _ in spans]
     setting = set()
     for i, token in enumerate(tokens):
-        if token in ASKER_POSSESSIVES:
+        if token in cues.asker_possessives:
             j = i + 1
             while j < len(tokens) and capital[j]:
                 setting.add(j)
@@ -667,13 +655,20 @@ def setting_words(question: str) -> frozenset[str]:
     stop = stop_words()
     opens = [0, *(i for i in range(1, len(spans))
                   if _CLAUSE_BREAK.search(question, spans[i - 1][2], spans[i][1]))]
+    determiners = cues.reporter_determiners
     for start, end in zip(opens, [*opens[1:], len(tokens)], strict=True):
-        verb = next((i for i in range(start, end) if tokens[i] in REPORTING_VERBS), None)
+        opener = cues.reporter_opener.match(question, spans[start][1]) if start < end else None
+        if opener is not None:  # "According to Trivy, ...": the phrase after the opener reports
+            first = next((i for i in range(start, end) if spans[i][1] >= opener.end()), end)
+            setting.update(i for i in range(first, min(end, first + _REPORTER_WORDS))
+                           if capital[i] and tokens[i] not in determiners)
+            continue
+        verb = next((i for i in range(start, end) if tokens[i] in cues.reporting_verbs), None)
         if verb is None or not 0 < verb - start <= _REPORTER_WORDS:
             continue
-        if all(w in _REPORTER_DETERMINERS or w not in stop for w in tokens[start:verb]):
+        if all(w in determiners or w not in stop for w in tokens[start:verb]):
             setting.update(i for i in range(start, verb)
-                           if capital[i] and tokens[i] not in _REPORTER_DETERMINERS)
+                           if capital[i] and tokens[i] not in determiners)
     elsewhere = {t for i, t in enumerate(tokens) if i not in setting}
     return frozenset(tokens[i] for i in setting) - elsewhere
 

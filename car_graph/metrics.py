@@ -401,6 +401,18 @@ class VerdictScores:
         decisive verdict, or an ambiguous one whose readings all agree and list the gold."""
         return (self.decisive_right + self.agreeing_right) / self.n if self.n else 0.0
 
+    @property
+    def actionable_coverage(self) -> float:
+        """Share of questions a reader can act on without choosing: decisive verdicts, and
+        ambiguous ones whose readings all agree (issue 56: those count as decisive)."""
+        return (self.decisive + self.agreeing) / self.n if self.n else 0.0
+
+    @property
+    def actionable_precision(self) -> float | None:
+        """Of those, the share right (an agreeing verdict when its reading is the gold's)."""
+        acted = self.decisive + self.agreeing
+        return (self.decisive_right + self.agreeing_right) / acted if acted else None
+
     def as_dict(self) -> dict[str, Any]:
         def r(x: float | None) -> float | None:
             return round(x, 4) if x is not None else None
@@ -416,6 +428,8 @@ class VerdictScores:
             "not_found": self.not_found, "answered_right": r(self.answered_right),
             "ambiguous_agreeing": self.agreeing, "ambiguous_agreeing_right": self.agreeing_right,
             "settled_right": r(self.settled_right),
+            "actionable_coverage": r(self.actionable_coverage),
+            "actionable_precision": r(self.actionable_precision),
         }
 
 

@@ -72,12 +72,14 @@ from typing import Any, Protocol
 
 from car_graph.extraction import stop_words
 from car_graph.keys import entity_key, own_name
+from car_graph.lexicon import lexicon
 from car_graph.linking import (
     DEFINED_NAME,
     LinkingSettings,
     holds_passage,
     is_common_word,
     only_in_qualified_names,
+    porter_stem,
     setting_words,
     spelled_out,
     words,
@@ -105,6 +107,14 @@ from car_graph.quoting import (
     quotes_title,
     title_and_text,
     written_inside_quote,
+)
+from car_graph.reading import (
+    Accounting,
+    AccountingWeights,
+    accounted_for,
+    content_words,
+    setting_phrases,
+    weights,
 )
 from car_graph.types import Explanation, Hop, Result, Retrieval, Status
 
@@ -146,19 +156,9 @@ WORDS_AROUND_A_NAME = 2
 # (``judge``): the weakest evidence, which a quote of another holder overrides (``verdict_for``)
 BY_ELIMINATION = "the others are of a kind that answers"
 # Words a question uses to ask whether something is still in force, not to say which document it
-# means: a document that alone holds one ("SSRF ... via Unresolved Hostname" for "is it still
-# unresolved?") is not singled out by it (``distinct_passage``'s evidence). Plain English status
-# words, for any domain; the question's own description of the document never needs them.
-STATUS_WORDS = frozenset({
-    "still", "yet", "current", "currently", "latest", "status", "resolved", "unresolved",
-    "fixed", "unfixed", "patched", "unpatched", "addressed", "unaddressed", "mitigated",
-    "remediated", "open", "closed", "valid", "invalid", "active", "inactive", "effective",
-    "obsolete", "outdated", "superseded", "replaced", "void", "voided", "revoked", "repealed",
-    "withdrawn", "rescinded", "expired", "force",
-    # and as question frames write them ("Is it still outstanding?", "Still relevant?")
-    "outstanding", "pending", "solved", "unsolved", "handled", "remedied", "relevant",
-    "affected", "unaffected",
-})
+# means ("is it still unresolved?"): the lexicon's ``status_words`` (resources/lexicon/en.yaml).
+def status_words() -> frozenset[str]:
+    return lexicon().status_words
 
 # A word this frequent in English (wordfreq's Zipf scale: 5 = once per 100,000 words; "shows",
 # "heart", "pain") is everyday wording a question may use for itself: a candidate that alone
@@ -284,6 +284,9 @@ class Verdict:
     singled_out_by: str = ""
     candidates: tuple[Verdict, ...] = ()   # AMBIGUOUS: one verdict per close candidate, best first
     subjects: tuple[Verdict, ...] = ()     # MULTIPLE: one verdict per named subject
+    # how much of the question's content the documents found hold (``reading.accounted_for``):
+    # the evidence of NOT_FOUND; None when not read (a hand-made verdict)
+    accounting: Accounting | None = None
 
     @property
     def decisive(self) -> bool:
@@ -509,7 +512,38 @@ class Verdict:
             # an ambiguous verdict whose candidates all read alike: that reading's verdict,
             # status and controlling documents (the subject stays unasserted)
             "agreed_reading": self._agreed_json(),
+            # what the documents found account for of the question (NOT_FOUND's evidence)
+            "accounting": self.accounting.to_json() if self.accounting is not None else None,
+            "why": self.why(),
         }
+
+    def why(self, limit: int = VERDICT_DEPTH) -> dict[str, Any]:
+        """The evidence the verdict weighed, for a reader (``car-graph ask --why``, the
+        ``why`` key of ``to_json``): what singled the subject out and by how much (fused score,
+        lead, margin), then for each of the top ``limit`` anchors its fused score, how well its
+        text alone fits the question, the question's entities it holds, and its role in the
+        verdict (subject, candidate, subject of one of several, or read); and the accounting
+        of the question's content words that NOT_FOUND reads."""
+        retrieval = self.retrieval
+        roles = {c.subject_id: "candidate" for c in self.candidates}
+        roles.update({s.subject_id: "subject" for s in self.subjects})
+        if self.subject_id is not None:
+            roles[self.subject_id] = "subject"
+        anchors = []
+        if retrieval is not None:
+            for i, doc_id in enumerate(retrieval.anchors[:limit]):
+                anchors.append({
+                    "doc_id": doc_id,
+                    "score": _round(_at(retrieval.anchor_scores, i)),
+                    "text_fit": _round(_at(retrieval.anchor_text_scores, i)),
+                    "holds": list(_at(retrieval.anchor_held, i) or ()),
+                    "role": roles.get(doc_id, "read"),
+                })
+        return {"singled_out_by": self.singled_out_by, "score": _round(self.score),
+                "lead": _round(self.lead), "margin": self.margin,
+                "question_entities": list(retrieval.question_entities) if retrieval else [],
+                "anchors": anchors,
+                "accounting": self.accounting.to_json() if self.accounting is not None else None}
 
     def _agreed_json(self) -> dict[str, Any] | None:
         agreed = self.agreed_reading
@@ -830,7 +864,7 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
                 continue
             theirs = set().union(*(words(texts[o]) for o in close if o != a))
             own_words = [w for w in dict.fromkeys(passage.split())
-                         if w not in theirs and w not in STATUS_WORDS and w not in setting
+                         if w not in theirs and w not in status_words() and w not in setting
                          and (not is_common_word(w, EVERYDAY_WORD_ZIPF)
                               or written_as_name(w, retrieval.question))
                          and not only_in_qualified_names(w, texts[a], retrieval.question)]
@@ -876,14 +910,14 @@ def lead_explained(retrieval: Retrieval, top: str, runner: str,
     stop = stop_words()
     mine, theirs = title_and_text(explanations[top]), title_and_text(explanations[runner])
     their_words = set(words(theirs))
-    if any(w not in their_words and w not in stop and w not in STATUS_WORDS
+    if any(w not in their_words and w not in stop and w not in status_words()
            for w in set(words(retrieval.question)) & set(words(mine))):
         return True
     # ... or the question's word order: a run of its words the top anchor holds and the runner
     # holds only scattered ("MultiPartParser allowed directory traversal", quoted from one of
     # two advisories whose other writes "MultiPartParser, UploadedFile, and FieldFile allowed")
     run = distinct_passage(retrieval.question, mine, [theirs])
-    return run is not None and " " in run and not set(run.split()) <= stop | STATUS_WORDS
+    return run is not None and " " in run and not set(run.split()) <= stop | status_words()
 
 
 def unplaced_number(retrieval: Retrieval, document: Explanation, holds: Iterable[str]) -> bool:
@@ -918,7 +952,7 @@ def unwritten_words(retrieval: Retrieval, document: Explanation) -> list[str]:
     stop = stop_words()
     return list(dict.fromkeys(
         w for p, w in enumerate(said)
-        if p not in at_names and w not in written and w not in stop and w not in STATUS_WORDS
+        if p not in at_names and w not in written and w not in stop and w not in status_words()
         and not w.isdigit() and not is_common_word(w, QUOTE_WORD_ZIPF)))
 
 
@@ -1610,6 +1644,10 @@ def several(retrieval: Retrieval, verdicts: Sequence[Verdict]) -> Verdict:
                    subjects=tuple(replace(v, retrieval=None) for v in verdicts))
 
 
+def _at(values: Sequence[Any], i: int) -> Any:
+    return values[i] if i < len(values) else None
+
+
 def _round(value: float | None) -> float | None:
     return round(value, 4) if value is not None else None
 
@@ -1646,7 +1684,45 @@ def _hop_json(hop: Hop) -> dict[str, Any]:
 
 def verdict_for(retrieval: Retrieval, closure_of: Callable[[str], Explanation], k: int = 5,
                 margin: float = VERDICT_MARGIN, sharers: QuoteSharers | None = None,
-                corpus: Corpus | None = None) -> Verdict:
+                corpus: Corpus | None = None, rates: AccountingWeights | None = None) -> Verdict:
+    """The verdict on a retrieval (``_judged``), unless nothing the retrieval found accounts
+    for the question (``found_wanting``): then NOT_FOUND, whatever the rules read into the
+    nearest documents."""
+    verdict = _judged(retrieval, closure_of, k, margin, sharers, corpus)
+    if not retrieval.results or verdict.kind is VerdictKind.MULTIPLE:
+        return verdict
+    accounting = accounting_of(retrieval)
+    if accounting.weight and found_wanting(retrieval, accounting, rates or weights()):
+        words = ", ".join(accounting.unexplained[:5])
+        return Verdict(question=retrieval.question, as_of=retrieval.as_of, kind=VerdictKind.NOT_FOUND,
+                       retrieval=retrieval, accounting=accounting,
+                       notes=(f"no document found holds what the question asks about ({words})",))
+    return replace(verdict, accounting=accounting)
+
+
+def accounting_of(retrieval: Retrieval) -> Accounting:
+    """``reading.accounted_for`` over every document the retrieval read (the anchors it walked
+    and the controlling documents it returned: no statement more), the question's content words
+    without the asker's own setting."""
+    documents = {e.doc_id: f"{title_and_text(e)} {' '.join(e.scope)}" for e in retrieval.readings}
+    documents.update((r.doc_id, title_and_text(r)) for r in retrieval.results if r.doc_id not in documents)
+    cues, stop = lexicon(), stop_words()
+    asked = content_words(retrieval.question, cues, stop, setting_phrases(retrieval.question, cues, stop))
+    return accounted_for(asked, documents, porter_stem, weights())
+
+
+def found_wanting(retrieval: Retrieval, accounting: Accounting, rates: AccountingWeights) -> bool:
+    """No document found accounts for the question: none holds an entity the question links
+    (a name or identifier of the graph), and the best holds less than ``rates.min_share`` of
+    its content weight."""
+    if any(retrieval.anchor_held) or retrieval.question_identifiers:
+        return False
+    return accounting.share < rates.min_share
+
+
+def _judged(retrieval: Retrieval, closure_of: Callable[[str], Explanation], k: int = 5,
+            margin: float = VERDICT_MARGIN, sharers: QuoteSharers | None = None,
+            corpus: Corpus | None = None) -> Verdict:
     """The verdict on a retrieval (what ``CarClient.answer`` returns), given ``closure_of``
     (an anchor's ``Explanation``): a question with two or more mentions that name subjects held
     by different anchors gets one verdict per subject (``several``); otherwise ``judge`` over the

@@ -209,3 +209,21 @@ def test_a_verdict_reads_every_returned_anchor_not_only_the_top_k(demo_graph) ->
     retrieval = demo_graph.answer(BOWERS_QUESTION, k=1).retrieval
     assert retrieval is not None and len(retrieval.anchors) > 1
     assert set(retrieval.anchors) <= {e.doc_id for e in retrieval.readings}
+
+
+@pytest.mark.parametrize("question", ["Who won the 2022 World Cup?", "Is Roe v. Wade still good law?"])
+def test_a_question_about_what_the_graph_does_not_hold_is_not_found(demo_graph, question: str) -> None:
+    # the sample holds no document about either: dense search still returns its nearest, but
+    # none of them writes the question's own rare words, so no reading is offered
+    verdict = demo_graph.answer(question)
+    assert verdict.kind is VerdictKind.NOT_FOUND, verdict.to_json()["why"]
+    assert not verdict.decisive and verdict.candidates == ()
+    assert verdict.accounting is not None and verdict.accounting.unexplained
+    assert verdict.to_json()["accounting"]["share"] < 0.5
+
+
+def test_the_questions_the_sample_does_hold_are_still_found(demo_graph) -> None:
+    for question in (BOWERS_QUESTION, "Is Vioxx (rofecoxib) still approved?"):
+        verdict = demo_graph.answer(question)
+        assert verdict.kind is not VerdictKind.NOT_FOUND, verdict.to_json()["why"]
+        assert verdict.accounting is not None and verdict.accounting.share > 0.5
