@@ -11,7 +11,7 @@ the text as ingested), without the words that are its scope entities' keys, cut 
 scored against the row's own ``gold`` and ``anchors`` with ``metrics.score_verdicts`` -- gold
 from the variant builder, never from the code under test. A text of one sentence, or a second
 sentence of fewer than ``MIN_CLAUSE_WORDS`` words left, is skipped. Give it dev files only.
-Written on 2026-12-05 (docs/rag.md, "A detail of the text, a name inside a quote, a longer
+Written on 2026-12-05 (docs/notes/verdict-lab-2026-12.md, "A detail of the text, a name inside a quote, a longer
 relative of a name, an unquoted lead").
 """
 

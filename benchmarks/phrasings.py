@@ -21,7 +21,7 @@ back from its question through its family's template, or the row's ``info.entity
 ``metrics.score_verdicts`` -- gold from the variant builder, never from the code under test. The
 same wording recurs across rows (a family's boilerplate), so the report counts each distinct
 question once. Give it dev files only: ``TEMPLATES`` were written without reading the test
-families (docs/rag.md); the pair frames were written after the ``two_named`` families' text
+families (docs/notes/verdict-lab-2026-12.md); the pair frames were written after the ``two_named`` families' text
 had been read in ``variants.py`` (dev and test share one table there), so they avoid those
 wordings but are not blind to them; so were the partial-identifier frames.
 """

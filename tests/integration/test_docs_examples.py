@@ -1,27 +1,37 @@
 """Every ```python block of docs/rag.md runs, in order, against a real Neo4j holding the
 bundled law sample, through CarClient.from_env() exactly as a reader would run it, and prints
-what the page says it shows."""
+what the page says it shows. The README's Python tour is one of those examples, with the first
+lines of what it prints; the README's domain tour (a record and a rule) parses and fits; every
+`car-graph` line of the README and the guides parses against the real command tree."""
 
 from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import re
+import shlex
 from pathlib import Path
 
+import click
 import pytest
+import yaml
 
 from car_graph import schema
+from car_graph.cli import main
 from car_graph.client import CarClient
 from car_graph.connection import wipe_database
+from car_graph.cypher import declared_parameters
 from car_graph.demo import sample_dir
-from car_graph.records import read_jsonl
+from car_graph.records import parse_record, read_jsonl
+from car_graph.rules import parse_rules
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.models]
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "rag.md"
 PAGE = DOC.read_text(encoding="utf-8")
+README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 BLOCKS = re.findall(r"```python\n(.*?)```", PAGE, flags=re.S)
 # the output an example's text says it prints: a ```text block right after it ("prints ...:")
 SHOWN = {m.group(1): shown.group(1) for m in re.finditer(r"```python\n(.*?)```", PAGE, flags=re.S)
@@ -51,6 +61,10 @@ CLAIMS: dict[str, list[str]] = {
     "docs = CarRetriever(client=car, k=3)": [rf"{LAWRENCE} active \['explicit'\]"],
     "nodes = CarRetriever(car, k=3)": [rf"{LAWRENCE} active"],
     "result = CarRetriever(car).search(": [re.escape(f"{LAWRENCE} {EVIDENCE[:60]}")],
+    # known at a day before the fixture's only ingest: car-graph had recorded nothing, so it
+    # finds nothing; the history holds the one version that ingest recorded
+    'before = car.answer("Is Bowers v. Hardwick still good law?", known_at=': [
+        r"known at 2000-01-01: not_found", rf"{BOWERS} current: True versions: 1"],
 }
 
 
@@ -83,6 +97,73 @@ def test_rag_md_has_the_examples_it_promises_each_with_what_it_shows() -> None:
     assert len(SHOWN) == 1 and "verdict.context(limit=3)" in next(iter(SHOWN))
     for block in BLOCKS:  # exactly one claim per example: a new one needs its own
         assert (block in SHOWN) + sum(key in block for key in CLAIMS) == 1, block
+
+
+def test_readme_python_tour_is_a_rag_md_example_showing_its_first_lines() -> None:
+    blocks = re.findall(r"```python\n(.*?)```", README, flags=re.S)
+    assert blocks
+    for block in blocks:
+        assert block in BLOCKS, block  # so test_rag_md_example_runs runs it
+        shown = re.match(r"\s*prints[^\n]*:\s*```text\n(.*?)```", README[README.index(block) + len(block) + 3:],
+                         flags=re.S)
+        assert shown, "the README shows what its example prints"
+        lines = shown.group(1).splitlines()
+        assert lines[-1] == "..." and len(lines) >= 3
+        assert lines[:-1] == SHOWN[block].splitlines()[:len(lines) - 1]
+
+
+def test_readme_domain_tour_record_and_rule_parse_and_fit_each_other() -> None:
+    [record_text] = re.findall(r"```json\n(\{\"id\".*?)```", README, flags=re.S)
+    [rules_text] = re.findall(r"```yaml\n(.*?)```", README, flags=re.S)
+    record = parse_record(json.loads(record_text))
+    [rule] = parse_rules(yaml.safe_load(rules_text), "README.md")
+    # the rule the tour shows applies to the record it shows: its kind, within its scope
+    assert record.kind in rule.newer_kinds
+    assert set(rule.scope_types) <= set(record.scope)
+
+
+GUIDES = ("README.md", "docs/rag.md", "docs/analysts.md", "docs/domains.md", "docs/architecture.md")
+
+
+def shell_examples() -> list[tuple[str, list[str]]]:
+    """Every `car-graph ...` line of a fenced block of the README and the guides, as arguments:
+    a trailing comment dropped, an optional part ("[--dry-run]") taken as written."""
+    examples = []
+    for name in GUIDES:
+        fenced = False
+        for line in (DOC.parents[1] / name).read_text(encoding="utf-8").splitlines():
+            if line.lstrip().startswith("```"):
+                fenced = not fenced
+                continue
+            command = line.strip().removeprefix("$ ")
+            if fenced and command.startswith("car-graph "):
+                words = shlex.split(command, comments=True)[1:]
+                examples.append((name, [w[1:-1] if w.startswith("[") and w.endswith("]") else w for w in words]))
+    return examples
+
+
+def test_every_shell_example_of_the_guides_parses_with_the_options_it_shows(tmp_path: Path,
+                                                                          monkeypatch) -> None:
+    """A renamed command, option or analyst-query parameter fails here before a reader meets it."""
+    examples = shell_examples()
+    assert len(examples) >= 15
+    monkeypatch.chdir(tmp_path)  # the input files an example names, empty: only parsing is checked
+    for _, args in examples:
+        for word in args:
+            if re.fullmatch(r"[\w.-][\w./-]*\.(jsonl|yaml|json)", word):
+                (tmp_path / word).parent.mkdir(parents=True, exist_ok=True)
+                (tmp_path / word).touch()
+    for name, args in examples:
+        ctx = main.make_context("car-graph", list(args))
+        group, rest = main, [*ctx.protected_args, *ctx.args]
+        while isinstance(group, click.Group):
+            cmd_name, command, rest = group.resolve_command(ctx, rest)
+            ctx = command.make_context(cmd_name, list(rest), parent=ctx)
+            group, rest = command, [*getattr(ctx, "protected_args", ()), *ctx.args]
+        if command.name == "query" and not ctx.params.get("show"):
+            declared = declared_parameters(f"analyst/{ctx.params['name']}")
+            given = {p.split("=", 1)[0] for p in (*ctx.params["assignments"], *ctx.params["embeds"])}
+            assert given <= set(declared), (name, args, sorted(declared))
 
 
 def test_shortened_output_matches_only_what_it_shows() -> None:

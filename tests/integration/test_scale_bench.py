@@ -135,20 +135,3 @@ def test_partial_components_smoke_compares_both_corpora_side_by_side(db: neo4j.D
     bench.write_report(tmp_path, out, "smoke")
     text = out.read_text()
     assert "## Components joined by partial edges" in text and f"**{result['ratio']:.2f}**" in text
-
-
-def test_overlap_comparison_smoke_ingests_the_same_corpus_both_ways(db: neo4j.Driver, neo4j_target,
-                                                                    extractor, tmp_path: Path) -> None:
-    from car_graph_benchmarks import ingest_overlap
-
-    stats = scale.generate(tmp_path / "corpus", 600, n_questions=10, seed=4)
-    result = ingest_overlap.compare(db, tmp_path / "corpus" / "documents.jsonl", bench.HashEmbedder(),
-                                    extractor, rounds=1, uri=neo4j_target.uri,
-                                    database=neo4j_target.database)
-    assert result["order"] == ["sequential", "overlapped"]
-    for name in ("sequential", "overlapped"):
-        (run,) = result["runs"][name]
-        assert run["documents"] == 600 and run["edges"] == stats["edges"]
-        assert run["overlap"] is (name == "overlapped")
-    rate = result["docs_per_s"]
-    assert result["speedup"] == pytest.approx(rate["overlapped"] / rate["sequential"], rel=0.01)

@@ -296,24 +296,6 @@ def test_all_typos_lists_every_draw_make_typo_could_make():
         assert vmod.make_typo("Kwell", "swap", random.Random(seed)) in swaps
 
 
-def test_typo_sweep_reasks_each_question_with_every_typo_but_other_names():
-    from car_graph_benchmarks.typo_sweep import corpus_names, sweep
-
-    docs = [{"scope": {"drug": ["pyrvinium"]}, "attributes": {"trademark": "Trova", "year": 1959}},
-            {"scope": {"drug": "alatrofloxacin"}, "attributes": {"trademark": "Trovan"}}]
-    names = corpus_names(docs)
-    assert {"pyrvinium", "trova", "trovan", "alatrofloxacin"} <= names
-    row = {"id": "q1", "question": "Can I still buy Tovan in the US?", "gold": ["w1"],
-           "anchors": ["a1"], "info": {"name": "Trovan", "typo": "Tovan"}}
-    out = list(sweep([row], ["delete", "swap"], names))
-    asked = [q["info"]["typo"] for q in out]
-    # "Trova" is another name of the corpus, "Tovan" the question's own draw
-    assert sorted(asked) == sorted(["rovan", "Trvan", "Troan", "Trovn", "rTovan", "Torvan",
-                                    "Trvoan", "Troavn", "Trovna"])
-    assert all(q["gold"] == ["w1"] and q["info"]["sweep_of"] == "q1" for q in out)
-    assert all(q["question"] == row["question"].replace("Tovan", q["info"]["typo"]) for q in out)
-
-
 def test_anchor_split_is_stable_and_near_forty_percent():
     ids = [f"doc-{i}" for i in range(4000)]
     dev = [i for i in ids if vmod.anchor_split(i) == "dev"]
