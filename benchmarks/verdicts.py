@@ -162,7 +162,7 @@ def run_domain(car: CarClient, reset: Callable[[], None], domain: str, sets: Map
                documents: Sequence[Any], foreign: Mapping[str, list[dict[str, Any]]], *,
                probes: bool, say: Callable[[str], None],
                dump: Callable[[dict[str, Any]], None] | None = None, reuse: bool = False,
-               only: Sequence[str] = ()) -> list[SetRow]:
+               only: Sequence[str] = (), probe_cap: int | None = None) -> list[SetRow]:
     """Reset, ingest one domain's export, then score its sets, probes and the foreign questions.
     With ``reuse``, a graph already holding exactly the export's documents is asked as it is."""
     if reuse and holds_exactly(car, documents):
@@ -192,7 +192,9 @@ def run_domain(car: CarClient, reset: Callable[[], None], domain: str, sets: Map
 
         by_template: dict[str, list[dict[str, Any]]] = {}
         for text, row in probe_questions([r for rs in sets.values() for r in rs]).items():
-            by_template.setdefault(str(row["template"]), []).append({**row, "question": text})
+            frame = by_template.setdefault(str(row["template"]), [])
+            if probe_cap is None or len(frame) < probe_cap:
+                frame.append({**row, "question": text})
         for template, questions in sorted(by_template.items()):
             timed(f"probe:{template}", questions)
     for other, questions in sorted(foreign.items()):
@@ -241,7 +243,7 @@ def run(car: CarClient, reset: Callable[[], None], raw_dir: Path, *, domains: Se
         dump: Callable[[dict[str, Any]], None] | None = None, n_distractors: int = 2000,
         cache: Path | None = None,
         foreign_questions: Mapping[str, list[dict[str, Any]]] | None = None,
-        reuse: bool = False, only: Sequence[str] = ()) -> list[SetRow]:
+        reuse: bool = False, only: Sequence[str] = (), probe_cap: int | None = None) -> list[SetRow]:
     """Each domain's graph in turn, asked its own sets, the probes, and the other domains'
     plainly named questions -- or ``foreign_questions`` (domain -> rows) when given."""
     suites = load_suites(raw_dir, domains, split, per_set, say, n_distractors, cache)
@@ -255,7 +257,7 @@ def run(car: CarClient, reset: Callable[[], None], raw_dir: Path, *, domains: Se
                                if other in suites else committed_questions(other, split))[:per_set or None]
                        for other in DOMAINS if other != domain}
         rows += run_domain(car, reset, domain, sets, documents, foreign, probes=probes, say=say,
-                           dump=dump, reuse=reuse, only=only)
+                           dump=dump, reuse=reuse, only=only, probe_cap=probe_cap)
     return rows
 
 
@@ -370,6 +372,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--domains", default=",".join(DOMAINS))
     parser.add_argument("--per-set", type=int, default=None, help="ask only the first N questions of each set")
     parser.add_argument("--no-probes", action="store_true")
+    parser.add_argument("--probe-cap", type=int, default=None, metavar="N",
+                        help="ask at most N questions of each probe frame (the first N)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--out", type=Path, help="also write the JSON here")
     parser.add_argument("--dump", type=Path, help="one JSON line per question: its verdict and evidence")
@@ -422,7 +426,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                    domains=domains, split=args.split, per_set=args.per_set,
                    probes=not args.no_probes, say=say, dump=dump if dump_file else None,
                    cache=args.cache, reuse=args.reuse,
-                   only=[o.strip() for o in args.only.split(",") if o.strip()])
+                   only=[o.strip() for o in args.only.split(",") if o.strip()],
+                   probe_cap=args.probe_cap)
     if dump_file is not None:
         dump_file.close()
     data = {"split": args.split, "seconds": round(time.perf_counter() - started, 1),

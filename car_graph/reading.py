@@ -19,6 +19,8 @@ from importlib import resources
 from typing import Any
 
 import yaml
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
 from wordfreq import zipf_frequency
 
 from car_graph.errors import ConfigError
@@ -42,6 +44,7 @@ class AccountingWeights:
     min_weight: float        # the least weight of a content word (everyday words still count a little)
     number_weight: float     # a number's weight (a year, a version, an identifier's digits)
     min_share: float         # below this share of the weight held, nothing accounts for the question
+    typo_min_length: float = 5  # a word this long is held by a word one edit away ("Aspkrin")
 
     def weight(self, word: str) -> float:
         """A rare word weighs more than an everyday one, a number a fixed weight.
@@ -85,10 +88,10 @@ _PHRASE_WORDS = 5  # the longest setting or reporter phrase read
 
 def setting_phrases(question: str, lexicon: Lexicon, stop_words: frozenset[str]) -> frozenset[str]:
     """Words that say where the asker meets the subject or who reported it, not what it is:
-    the words after a first-person possessive up to the next stop word ("our auditors", "my
-    Rust CLI"), a clause's words before its reporting verb and the verb ("Cargo audit warns
-    about ..."), the words after a reporter phrase ("According to Trivy, ..."). A word the
-    question also writes outside such a phrase is kept.
+    the capitalised words right after a first-person possessive ("our PHP site", "my Rust CLI"),
+    a clause's words before its reporting verb and the verb ("Cargo audit warns about ..."),
+    the words after a reporter phrase ("According to Trivy, ..."). A word the question also
+    writes outside such a phrase is kept.
 
     >>> from car_graph.lexicon import lexicon
     >>> sorted(setting_phrases("Cargo audit warns about a flaw in my Rust CLI", lexicon(),
@@ -97,8 +100,9 @@ def setting_phrases(question: str, lexicon: Lexicon, stop_words: frozenset[str])
     """
     phrase: set[int] = set()
     words_at: list[str] = []
-    for clause in [*_CLAUSE.split(question), ""]:
-        said = tokens(clause)
+    for clause in _CLAUSE.split(question):
+        written = [m.group(0) for m in _TOKEN.finditer(clause)]
+        said = [w.casefold() for w in written]
         base = len(words_at)
         words_at.extend(said)
         opener = lexicon.reporter_opener.match(clause)
@@ -112,7 +116,7 @@ def setting_phrases(question: str, lexicon: Lexicon, stop_words: frozenset[str])
         for i, w in enumerate(said):
             if w in lexicon.asker_possessives:
                 j = i + 1
-                while j < len(said) and j <= i + _PHRASE_WORDS and said[j] not in stop_words:
+                while j < len(said) and j <= i + _PHRASE_WORDS and written[j][:1].isupper():
                     phrase.add(base + j)
                     j += 1
     outside = {w for i, w in enumerate(words_at) if i not in phrase}
@@ -135,7 +139,8 @@ def content_words(question: str, lexicon: Lexicon, stop_words: frozenset[str],
 def accounted_for(words: Iterable[str], documents: Mapping[str, str], stem: Any,
                   rates: AccountingWeights) -> Accounting:
     """The share of ``words``' weight the best of ``documents`` (id -> text) holds, a word held
-    when the document writes it or a word of the same ``stem``.
+    when the document writes it, a word of the same ``stem``, or -- a word of at least
+    ``typo_min_length`` letters -- a word one edit away (a typo the linker did not resolve).
 
     >>> rates = AccountingWeights(7.0, 0.25, 2.0, 0.4)
     >>> a = accounted_for(["roe", "wade"], {"d1": "Bowers v. Hardwick"}, str, rates)
@@ -151,7 +156,9 @@ def accounted_for(words: Iterable[str], documents: Mapping[str, str], stem: Any,
     for doc_id, text in documents.items():
         written = set(tokens(text))
         stems = {stem(w) for w in written}
-        held = {w for w in asked if w in written or stem(w) in stems}
+        held = {w for w in asked if w in written or stem(w) in stems
+                or (len(w) >= rates.typo_min_length and not w.isdigit()
+                    and process.extractOne(w, written, scorer=OSA.distance, score_cutoff=1) is not None)}
         held_by[doc_id] = held
         weight = sum(asked[w] for w in held)
         if weight > best_weight:

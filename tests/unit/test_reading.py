@@ -156,6 +156,10 @@ def test_setting_and_reporter_phrases_are_not_what_the_question_is_about() -> No
     assert {"cargo", "audit", "warns", "rust", "cli"} <= said and "crate" not in said
     opened = setting_phrases("According to Trivy, is the tar flaw fixed?", lexicon(), stop)
     assert "trivy" in opened and "tar" not in opened
+    # a possessive's phrase is the names right after it, not what the asker says of them
+    assert "acetophenetidin" not in setting_phrases("My father took acetophenetidin. Is it available?",
+                                                    lexicon(), stop)
+    assert "diethylstilbestrol" not in setting_phrases("My father took Diethylstilbestrol", lexicon(), stop)
     # a word also written outside the phrase stays a content word
     assert "acme" not in setting_phrases("In our Acme service, is the Acme parser flaw fixed?",
                                          lexicon(), stop)
@@ -167,3 +171,11 @@ def test_the_docstring_examples_hold() -> None:
     import car_graph.reading
 
     assert doctest.testmod(car_graph.reading).failed == 0
+
+
+def test_a_misspelt_long_word_is_held_by_the_word_one_edit_away() -> None:
+    documents = {"a": "Aspirin tablets, approval"}
+    assert accounted_for(["aspkrin"], documents, porter_stem, RATES).share == pytest.approx(1.0)
+    # short words and numbers must match exactly: one edit turns them into other words
+    assert accounted_for(["asp"], {"a": "ask"}, porter_stem, RATES).share == 0.0
+    assert accounted_for(["16845"], {"a": "16846"}, porter_stem, RATES).share == 0.0
