@@ -17,8 +17,9 @@ that scale, and measures:
   question's embedding and entity linking are prepared once per question for every system
   (query-only latency), and the end-to-end latencies of vector and car (embedding the question
   on every call, CarClient.retrieve_report) are reported beside them; so are neo4j-graphrag's
-  HybridRetriever and a VectorCypherRetriever walking SUPERSEDES one hop, on the same graph,
-  indexes and question vectors (benchmarks/peers.py), statement-only and end to end, and
+  HybridRetriever, a VectorCypherRetriever walking SUPERSEDES one hop and the fair peer, a
+  HybridCypherRetriever walking the whole SUPERSEDES closure (plain and as of a date), on the
+  same graph, indexes and question vectors (benchmarks/peers.py), statement-only and end to end, and
   question analysis alone (Retriever.analyse);
 * throughput with 1, 4 and 8 concurrent client threads (shared driver, one session per call),
   statement-only and end to end, for car, vector and the peers;
@@ -66,7 +67,7 @@ from typing import Any
 from car_graph import cypher
 from car_graph.store import GraphStore
 from car_graph_benchmarks import scale, statement_cost
-from car_graph_benchmarks.peers import PEER_LABELS
+from car_graph_benchmarks.peers import PEER_LABELS, RETRIEVAL_QUERIES
 
 K = 5
 WARMUP = 20
@@ -74,7 +75,9 @@ CONCURRENCY = (1, 4, 8)
 THROUGHPUT_QUESTIONS = 200  # questions per throughput run (each of 1, 4, 8 clients)
 # statement-only, then end to end (question in: analysed or embedded in the call)
 THROUGHPUT_SYSTEMS = ("car", "vector", "graphrag_hybrid", "graphrag_vector_cypher",
-                      "car_e2e", "vector_e2e", "graphrag_hybrid_e2e", "graphrag_vector_cypher_e2e")
+                      "graphrag_hybrid_closure",
+                      "car_e2e", "vector_e2e", "graphrag_hybrid_e2e", "graphrag_vector_cypher_e2e",
+                      "graphrag_hybrid_closure_e2e")
 STATEMENT_COST_QUESTIONS = 200  # questions timed statement by statement (statement_cost)
 ADDITIONS = 1000  # new documents added to the loaded graph after the measurements
 RESULTS_DIR = Path("docs") / "benchmarks"
@@ -549,6 +552,11 @@ def run_scale(driver: Any, corpus_dir: Path, embedder: Any, extractor: Any, *,
             latency["car_e2e"]["p50_ms"] / latency["graphrag_hybrid_e2e"]["p50_ms"])
         result["ratios"]["car_p50_over_graphrag_hybrid_p50"] = (
             latency["car"]["p50_ms"] / latency["graphrag_hybrid"]["p50_ms"])
+        result["ratios"]["car_e2e_p50_over_graphrag_hybrid_closure_e2e_p50"] = (
+            latency["car_e2e"]["p50_ms"] / latency["graphrag_hybrid_closure_e2e"]["p50_ms"])
+        result["ratios"]["car_p50_over_graphrag_hybrid_closure_p50"] = (
+            latency["car"]["p50_ms"] / latency["graphrag_hybrid_closure"]["p50_ms"])
+        result["peer_queries"] = dict(RETRIEVAL_QUERIES)
     result["throughput_qps"] = {
         name: {str(n): round(throughput(texts[:THROUGHPUT_QUESTIONS], systems[name], n), 1)
                for n in concurrency}
@@ -764,6 +772,7 @@ def render(results: Sequence[dict[str, Any]], command: str,
               "", PROFILE_DOC]
     if not results:
         return "\n".join(lines + _partial_section(partial)) + "\n"
+    lines += _peer_method(results)
     lines += ["## Summary", "",
               "| documents | vectors | ingest docs/s | embedding share | overhead beyond embedding | "
               "car query | car p50 / vector p50 | reference p50 / car p50 | car strict TCA@5 | Python peak | Neo4j peak |",
@@ -842,6 +851,14 @@ TARGET_REASONS = {
         "car's end-to-end call analyses the question (entity linking) and walks each anchor's "
         "closure; the HybridRetriever embeds and runs one vector and one fulltext query. The "
         "latency table splits both into statement-only and end-to-end rows."),
+    "peer_closure_e2e": (
+        "both walk the closure; car's end-to-end call also analyses the question (entity "
+        "linking, identifier patterns) and computes each frontier document's status and chain; "
+        "the latency table splits both into statement-only and end-to-end rows."),
+    "peer_closure_tca": "the TCA-by-shape column of the latency table names the shapes where the peer matches or beats car.",
+    "peer_statement": (
+        "car's statement fuses vector, fulltext and entity look-ups and walks each anchor's "
+        "closure; the HybridRetriever runs one vector and one fulltext query."),
     "analysis": "the scale section's question-analysis line, and docs/question-analysis.md per real domain.",
     "throughput": "the throughput table: statement-only and end-to-end rows with 1, 4 and 8 clients.",
     "ingest_rate": (
@@ -868,11 +885,28 @@ def _targets(r: dict[str, Any]) -> list[tuple[str, str, str, bool | None]]:
          f"{i['overhead_beyond_embedding']:.0%}" if real else "not comparable (random vectors)",
          i["overhead_beyond_embedding"] <= 0.25 if real else None),
     ] + ([
+        # the 1.2 x target against the plain HybridRetriever (which walks no supersession) is
+        # withdrawn (issue 58); stored runs measured before the closure peer still show it
         ("peer_e2e", "car end-to-end p50 <= 1.2 x neo4j-graphrag HybridRetriever end-to-end p50",
          f"{lat['car_e2e']['p50_ms']:.1f} / {lat['graphrag_hybrid_e2e']['p50_ms']:.1f} ms = "
          f"{ratio['car_e2e_p50_over_graphrag_hybrid_e2e_p50']:.2f}",
          ratio["car_e2e_p50_over_graphrag_hybrid_e2e_p50"] <= 1.2),
-    ] if "car_e2e_p50_over_graphrag_hybrid_e2e_p50" in ratio else []) + ([
+    ] if "car_e2e_p50_over_graphrag_hybrid_e2e_p50" in ratio
+        and "car_e2e_p50_over_graphrag_hybrid_closure_e2e_p50" not in ratio else []) + ([
+        ("peer_closure_e2e", "car end-to-end p50 <= 1.0 x neo4j-graphrag HybridCypherRetriever + closure end-to-end p50",
+         f"{lat['car_e2e']['p50_ms']:.1f} / {lat['graphrag_hybrid_closure_e2e']['p50_ms']:.1f} ms = "
+         f"{ratio['car_e2e_p50_over_graphrag_hybrid_closure_e2e_p50']:.2f}",
+         ratio["car_e2e_p50_over_graphrag_hybrid_closure_e2e_p50"] <= 1.0),
+        ("peer_closure_tca", "car strict TCA@5 > the closure peer's on every question shape",
+         "; ".join(f"{shape} {car_tca:.3f} vs {lat['graphrag_hybrid_closure']['tca_by_shape'].get(shape, 0.0):.3f}"
+                   for shape, car_tca in sorted(lat["car"]["tca_by_shape"].items())),
+         all(car_tca > lat["graphrag_hybrid_closure"]["tca_by_shape"].get(shape, 0.0)
+             for shape, car_tca in lat["car"]["tca_by_shape"].items())),
+        ("peer_statement", "car statement p50 <= 1.6 x neo4j-graphrag HybridRetriever statement p50",
+         f"{lat['car']['p50_ms']:.1f} / {lat['graphrag_hybrid']['p50_ms']:.1f} ms = "
+         f"{ratio['car_p50_over_graphrag_hybrid_p50']:.2f}",
+         ratio["car_p50_over_graphrag_hybrid_p50"] <= 1.6),
+    ] if "car_e2e_p50_over_graphrag_hybrid_closure_e2e_p50" in ratio else []) + ([
         ("analysis", "question analysis p50 <= 8 ms",
          f"{r['question_analysis']['p50_ms']:.1f} ms" + ("" if real else " (random vectors: no model)"),
          r["question_analysis"]["p50_ms"] <= 8.0),
@@ -970,6 +1004,10 @@ def _scale_section(r: dict[str, Any]) -> list[str]:
             + (f"; car / neo4j-graphrag HybridRetriever = **{ratio['car_e2e_p50_over_graphrag_hybrid_e2e_p50']:.2f}** "
                f"end to end, {ratio['car_p50_over_graphrag_hybrid_p50']:.2f} statement only"
                if "car_e2e_p50_over_graphrag_hybrid_e2e_p50" in ratio else "")
+            + (f"; car / neo4j-graphrag HybridCypherRetriever + closure = "
+               f"**{ratio['car_e2e_p50_over_graphrag_hybrid_closure_e2e_p50']:.2f}** end to end, "
+               f"{ratio['car_p50_over_graphrag_hybrid_closure_p50']:.2f} statement only"
+               if "car_e2e_p50_over_graphrag_hybrid_closure_e2e_p50" in ratio else "")
             + ". Question analysis "
             f"(embedding + entity linking of all questions, batched) took {r['prepare_questions_s']} s and "
             "is excluded from the statement-only rows; the in-memory reference index took "
@@ -982,6 +1020,7 @@ def _scale_section(r: dict[str, Any]) -> list[str]:
                "the question reaches the fulltext index with Lucene's special characters escaped. "
                "The one-hop retriever replaces each vector hit by the documents that supersede it.", ""]
               if "graphrag_hybrid" in r["latency"] else []),
+            *_peer_queries(r),
             f"### Throughput (questions/s over {THROUGHPUT_QUESTIONS} questions, threads sharing one "
             "driver, one session per call)", "",
             "| system | " + " | ".join(f"{n} client{'s' if n > 1 else ''}" for n in CONCURRENCY) + " |",
@@ -1003,6 +1042,39 @@ def _scale_section(r: dict[str, Any]) -> list[str]:
     p = r["profile"]
     out += ["", f"### PROFILE for \"{p['question']}\"", "", "anchors.cypher:", "", "```",
             *p["anchors"], "```", "", "closure.cypher:", "", "```", *p["closure"], "```", ""]
+    return out
+
+
+def _peer_method(results: Sequence[dict[str, Any]]) -> list[str]:
+    """How the fair peer is written, verbatim from benchmarks/peers.py, so anyone can check it;
+    and which stored runs measured it."""
+    measured = [f"{r['corpus']['documents']:,} ({r['vectors']})" for r in results
+                if "graphrag_hybrid_closure" in r["latency"]]
+    return ["## The peer car is measured against", "",
+            "neo4j-graphrag's `HybridCypherRetriever`, through its own `search`, on car's two indexes "
+            "(`top_k` = 5, the naive ranker, the question Lucene-escaped word by word), with a "
+            "`retrieval_query` that walks every incoming SUPERSEDES chain from each hit to the "
+            "documents nothing supersedes -- what a user builds in ten lines "
+            "(`graphrag_hybrid_closure`; benchmarks/peers.py `HYBRID_CLOSURE`):", "",
+            "```cypher", *RETRIEVAL_QUERIES["graphrag_hybrid_closure"].splitlines(), "```", "",
+            "and the same walk along the edges in force on a date (`graphrag_hybrid_closure_as_of`, "
+            "`HYBRID_CLOSURE_AS_OF`; without a date it walks like the plain one):", "",
+            "```cypher", *RETRIEVAL_QUERIES["graphrag_hybrid_closure_as_of"].splitlines(), "```", "",
+            "Scales measured against it: " + (", ".join(measured) if measured else
+                                              "**none yet** (the stored runs predate it)") + ".", ""]
+
+
+def _peer_queries(r: dict[str, Any]) -> list[str]:
+    """The peers' retrieval queries verbatim, as this run used them (neo4j-graphrag appends each
+    to its own vector + fulltext search, which yields ``node`` and ``score``), so anyone can
+    check the comparison is written fairly."""
+    queries = r.get("peer_queries") or {}
+    out: list[str] = []
+    for name, text in queries.items():
+        if name not in r["latency"]:
+            continue
+        out += [f"{PEER_LABELS.get(name, name)}: `retrieval_query` (benchmarks/peers.py):", "",
+                "```cypher", *text.splitlines(), "```", ""]
     return out
 
 

@@ -1,8 +1,11 @@
 """The retrievers an engineer would build without car-graph, on car-graph's own graph: neo4j-graphrag's
-``HybridRetriever`` (vector + fulltext on the same two indexes car's anchors use) and its
+``HybridRetriever`` (vector + fulltext on the same two indexes car's anchors use), its
 ``VectorCypherRetriever`` with a retrieval query that walks SUPERSEDES one hop, naively, the way
-one would first try it. Both are called through neo4j-graphrag's own API (``search``), with the
-question embeddings car uses.
+one would first try it, and -- the fair peer, the one a user would actually build -- its
+``HybridCypherRetriever`` whose retrieval query walks every incoming SUPERSEDES chain from each
+hit to the documents nothing supersedes (HYBRID_CLOSURE; HYBRID_CLOSURE_AS_OF the same walk
+along edges in force on a date). All are called through neo4j-graphrag's own API (``search``),
+with the question embeddings car uses.
 
 Settings are neo4j-graphrag's defaults but ``top_k`` (k): the naive ranker (each source's score
 divided by its best), ``effective_search_ratio`` 1. The question goes to the fulltext index with
@@ -18,6 +21,7 @@ computed in the call, ids out).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from datetime import date
 from typing import Any
 
 from car_graph.linking import lucene_escape
@@ -33,11 +37,47 @@ NAIVE_ONE_HOP = (
     "ORDER BY score DESC"
 )
 
+# The closure a user writes in ten lines: each hit is replaced by the documents at the end of
+# every chain of incoming SUPERSEDES (those nothing supersedes), or kept when nothing supersedes
+# it. It ignores what car.cypher adds: partial edges, withdrawals, cycles (a cycle has no end
+# document, so a hit on one falls back to itself) and scope.
+HYBRID_CLOSURE = """\
+OPTIONAL MATCH (node)<-[:SUPERSEDES*1..]-(later:Document)
+WHERE NOT EXISTS { (later)<-[:SUPERSEDES]-(:Document) }
+WITH node, score, collect(DISTINCT later) AS frontier
+UNWIND CASE WHEN size(frontier) = 0 THEN [node] ELSE frontier END AS controlling
+RETURN controlling.id AS id, score
+ORDER BY score DESC, id"""
+
+# The same walk as of a date ($as_of, null: no cut-off): only edges in force then -- effective
+# date (or, without one, the newer document's publication) on or before $as_of -- and hits
+# published by then.
+HYBRID_CLOSURE_AS_OF = """\
+WITH node, score WHERE $as_of IS NULL OR node.published IS NULL OR node.published <= $as_of
+OPTIONAL MATCH path = (node)<-[:SUPERSEDES*1..]-(later:Document)
+WHERE all(s IN relationships(path) WHERE $as_of IS NULL
+          OR coalesce(s.effective, startNode(s).published, $as_of) <= $as_of)
+  AND NOT EXISTS { MATCH (later)<-[s:SUPERSEDES]-(newer:Document)
+                   WHERE $as_of IS NULL OR coalesce(s.effective, newer.published, $as_of) <= $as_of }
+WITH node, score, collect(DISTINCT later) AS frontier
+UNWIND CASE WHEN size(frontier) = 0 THEN [node] ELSE frontier END AS controlling
+RETURN controlling.id AS id, score
+ORDER BY score DESC, id"""
+
 PEER_LABELS = {
     "graphrag_hybrid": "neo4j-graphrag HybridRetriever (statement only)",
     "graphrag_hybrid_e2e": "neo4j-graphrag HybridRetriever end to end",
     "graphrag_vector_cypher": "neo4j-graphrag VectorCypherRetriever, SUPERSEDES one hop (statement only)",
     "graphrag_vector_cypher_e2e": "neo4j-graphrag VectorCypherRetriever, one hop, end to end",
+    "graphrag_hybrid_closure": "neo4j-graphrag HybridCypherRetriever, SUPERSEDES closure (statement only)",
+    "graphrag_hybrid_closure_e2e": "neo4j-graphrag HybridCypherRetriever, closure, end to end",
+    "graphrag_hybrid_closure_as_of": "neo4j-graphrag HybridCypherRetriever, closure as of a date (statement only)",
+}
+# the retrieval query of each peer that has one, as bench.py prints it in docs/benchmarks.md
+RETRIEVAL_QUERIES = {
+    "graphrag_vector_cypher": NAIVE_ONE_HOP,
+    "graphrag_hybrid_closure": HYBRID_CLOSURE,
+    "graphrag_hybrid_closure_as_of": HYBRID_CLOSURE_AS_OF,
 }
 
 
@@ -59,13 +99,15 @@ def _ids(records: Sequence[Any], k: int) -> list[str]:
 
 
 def peer_systems(driver: Any, embedder: Any, vectors: Mapping[str, list[float]], k: int,
-                 database: str | None = None) -> dict[str, Callable[[str], list[str]]]:
+                 database: str | None = None, as_of: Mapping[str, date | None] | None = None,
+                 ) -> dict[str, Callable[[str], list[str]]]:
     """name -> question -> ranked document ids, for every peer (PEER_LABELS' names).
-    ``vectors``: the question embeddings car's statement-only runs use."""
+    ``vectors``: the question embeddings car's statement-only runs use; ``as_of``: each
+    question's date for the as-of closure (absent: no cut-off, the filter's cost alone)."""
     import warnings
 
     import neo4j
-    from neo4j_graphrag.retrievers import HybridRetriever, VectorCypherRetriever
+    from neo4j_graphrag.retrievers import HybridCypherRetriever, HybridRetriever, VectorCypherRetriever
 
     # each search warns that its default 'id' column will go in 2.0; these formatters read the
     # node's own id property, not that column
@@ -85,6 +127,11 @@ def peer_systems(driver: Any, embedder: Any, vectors: Mapping[str, list[float]],
                              result_formatter=hybrid_item, neo4j_database=database)
     one_hop = VectorCypherRetriever(driver, VECTOR_INDEX, NAIVE_ONE_HOP,
                                     result_formatter=cypher_item, neo4j_database=database)
+    closure = HybridCypherRetriever(driver, VECTOR_INDEX, FULLTEXT_INDEX, HYBRID_CLOSURE,
+                                    result_formatter=cypher_item, neo4j_database=database)
+    closure_as_of = HybridCypherRetriever(driver, VECTOR_INDEX, FULLTEXT_INDEX, HYBRID_CLOSURE_AS_OF,
+                                          result_formatter=cypher_item, neo4j_database=database)
+    dates = as_of or {}
 
     def graphrag_hybrid(question: str) -> list[str]:
         found = hybrid.search(query_text=escaped_question(question), query_vector=vectors[question], top_k=k)
@@ -103,6 +150,25 @@ def peer_systems(driver: Any, embedder: Any, vectors: Mapping[str, list[float]],
         found = one_hop.search(query_vector=embedder.embed_query(question), top_k=k)
         return _ids(found.items, k)
 
+    def graphrag_hybrid_closure(question: str) -> list[str]:
+        found = closure.search(query_text=escaped_question(question), query_vector=vectors[question],
+                               top_k=k)
+        return _ids(found.items, k)
+
+    def graphrag_hybrid_closure_e2e(question: str) -> list[str]:
+        found = closure.search(query_text=escaped_question(question),
+                               query_vector=embedder.embed_query(question), top_k=k)
+        return _ids(found.items, k)
+
+    def graphrag_hybrid_closure_as_of(question: str) -> list[str]:
+        found = closure_as_of.search(query_text=escaped_question(question),
+                                     query_vector=vectors[question], top_k=k,
+                                     query_params={"as_of": dates.get(question)})
+        return _ids(found.items, k)
+
     return {"graphrag_hybrid": graphrag_hybrid, "graphrag_hybrid_e2e": graphrag_hybrid_e2e,
             "graphrag_vector_cypher": graphrag_vector_cypher,
-            "graphrag_vector_cypher_e2e": graphrag_vector_cypher_e2e}
+            "graphrag_vector_cypher_e2e": graphrag_vector_cypher_e2e,
+            "graphrag_hybrid_closure": graphrag_hybrid_closure,
+            "graphrag_hybrid_closure_e2e": graphrag_hybrid_closure_e2e,
+            "graphrag_hybrid_closure_as_of": graphrag_hybrid_closure_as_of}

@@ -48,6 +48,7 @@ from car_graph.evaluation import (
 )
 from car_graph.keys import normalize_key
 from car_graph.metrics import Edge, SupersessionGraph, SystemScores, kappa, phi, strict_tca
+from car_graph_benchmarks import peer_speed
 from car_graph_benchmarks.links import (
     RulePrecisionRecall,
     SourceLink,
@@ -195,6 +196,8 @@ class BenchmarkResult:
     rules_vs_links: tuple[RulePrecisionRecall, ...] = ()
     # the export's verdict sets (variants.VERDICT_SETS): TCA reported, no target
     verdict_sets: QuerySetResult | None = None
+    # car beside neo4j-graphrag with a closure (benchmarks/peer_speed.py), dev and test sets
+    peer_speed: tuple[peer_speed.PeerSpeedRow, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -602,6 +605,20 @@ def render_markdown(report: ReproduceReport) -> str:
                 "--verdicts`, docs/rag.md). Their retrieval is shown so it can be followed.", ""]
         out += _table(["benchmark", "set", "n", *systems],
                       _set_rows([(b.name, b.verdict_sets) for b in judged], systems))
+    compared = [(b.name, b.peer_speed) for b in report.benchmarks if b.peer_speed]
+    if compared:
+        out += ["", "## Against neo4j-graphrag with a closure", "",
+                "car beside the peer a user would build in ten lines of Cypher, on each real-domain "
+                "set, dev and test, the same graph, indexes and embedder (benchmarks/peer_speed.py): "
+                "every system answers every question in rotating order after a warm-up; "
+                "statement-only rows get the question's vector computed beforehand, end-to-end "
+                "rows embed (car: analyse) the question in the call.", ""]
+        out += peer_speed.render(compared, k)
+        checks = [c for _, rows in compared for c in peer_speed.check(rows)]
+        out += [f"Test sets where car's end-to-end p50 is within 1.2x the peer's and its strict "
+                f"TCA@{k} at least the peer's: {sum(met for _, met in checks)} of {len(checks)}.", ""]
+        out += [f"* {'met' if met else '**missed**'}: {name}: {text}"
+                for (name, rows) in compared for text, met in peer_speed.check(rows)]
     out += [
         "",
         "## Scope identifiability φ",
@@ -718,6 +735,24 @@ class _Benchmark:
     links: tuple[SourceLink, ...] = ()
     domain: Domain | None = None  # a user domain declared in YAML (its rules file)
     verdict_sets: list[EvalQuery] = field(default_factory=list)
+    # (split, set name, queries) timed against the closure peer: real domains, dev and test
+    peer_sets: list[tuple[str, str, list[EvalQuery]]] = field(default_factory=list)
+
+
+PEER_SPLITS = ("dev", REPORTED_SPLIT)
+
+
+def _peer_sets(split_of: Callable[[str], list[EvalQuery]], variant_of: Mapping[str, str],
+               robust_of: Callable[[str], list[EvalQuery]],
+               ) -> list[tuple[str, str, list[EvalQuery]]]:
+    """Each split's main questions, then its robustness questions one variant at a time."""
+    sets: list[tuple[str, str, list[EvalQuery]]] = []
+    for split in PEER_SPLITS:
+        sets.append((split, "main", split_of(split)))
+        robust = robust_of(split)
+        for variant in sorted({variant_of.get(q.id, "other") for q in robust}):
+            sets.append((split, variant, [q for q in robust if variant_of.get(q.id, "other") == variant]))
+    return sets
 
 
 def _eval_queries(rows: Sequence[Mapping[str, Any]], source: str) -> list[EvalQuery]:
@@ -745,9 +780,13 @@ def _domain_benchmark(domain: str, raw_dir: Path, n_distractors: int, seed: int,
     robustness = bench.split(bench.robustness, split)
     variants = {r["id"]: str(r.get("info", {}).get("variant", "other")) for r in robustness}
     links = bench.links.links if bench.links else ()
+    every_variant = {r["id"]: str(r.get("info", {}).get("variant", "other")) for r in bench.robustness}
+    peer_sets = _peer_sets(
+        lambda s: _eval_queries(bench.split(bench.queries, s), domain), every_variant,
+        lambda s: _eval_queries(bench.split(bench.robustness, s), f"{domain} robustness"))
     return _Benchmark(domain, bench.documents, _eval_queries(queries, domain),
                       _eval_queries(robustness, f"{domain} robustness"), variants, None,
-                      gold_edges(links, bench.documents), tuple(links))
+                      gold_edges(links, bench.documents), tuple(links), peer_sets=peer_sets)
 
 
 def _compliance_benchmark(from_rules: bool, examples: int = 1000,
@@ -792,9 +831,15 @@ def _variants_benchmark(domain: str, raw_dir: Path, n_distractors: int, seed: in
     rest, verdict_sets = of(lambda n: n not in VERDICT_SETS), of(lambda n: n in VERDICT_SETS)
     variants = {r["id"]: str(r.get("set") or r["id"].split("-")[1]) for r in rest + verdict_sets}
     source = f"{domain} variants"
+    every = [r for name, rows in suite.sets.items() if name != "paraphrase" and name not in VERDICT_SETS
+             for r in rows]
+    peer_sets = _peer_sets(
+        lambda s: _eval_queries([r for r in suite.sets.get("paraphrase", []) if r["split"] == s], source),
+        {r["id"]: str(r.get("set") or r["id"].split("-")[1]) for r in every},
+        lambda s: _eval_queries([r for r in every if r["split"] == s], source))
     return _Benchmark(f"{domain} (outside-style export)", suite.export.documents,
                       _eval_queries(main, source), _eval_queries(rest, source), variants, [],
-                      verdict_sets=_eval_queries(verdict_sets, source))
+                      verdict_sets=_eval_queries(verdict_sets, source), peer_sets=peer_sets)
 
 
 def _run_set(
@@ -853,6 +898,8 @@ def _run_benchmark(
         rules_vs_links = tuple(rule_precision_recall(
             domain, rule_edges_by_rule(client.store, rules, domain), bench.links,
             kinds, [r.name for r in rules], kind_of=kind_of))
+    # last: the peers' end-to-end runs embed every question again
+    speed = peer_speed.measure(client, bench.peer_sets, graph, k=k)
     return BenchmarkResult(
         name=bench.name,
         documents=summary.documents,
@@ -865,6 +912,7 @@ def _run_benchmark(
         skipped_records=len(summary.skipped),
         rules_vs_links=rules_vs_links,
         verdict_sets=verdict_sets,
+        peer_speed=speed,
     )
 
 

@@ -45,9 +45,12 @@ car_graph.linking; this module serves both sides and imports neither ingest nor 
 from __future__ import annotations
 
 import functools
+import importlib.abc
 import importlib.util
 import itertools
 import logging
+import sys
+import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -57,6 +60,8 @@ from car_graph.errors import ConfigError
 from car_graph.keys import NAME_PATTERN, normalize_key
 
 if TYPE_CHECKING:  # pragma: no cover
+    from types import FrameType
+
     from spacy.language import Language
     from spacy.tokens import Doc, Span
 
@@ -238,7 +243,51 @@ class _Resolver:
         return doc
 
 
+class _NoTorchForThinc(importlib.abc.MetaPathFinder):
+    """Declines ``torch`` to thinc's optional import, to no one else.
+
+    Importing spaCy imports thinc, whose compat module tries ``import torch`` to offer its
+    PyTorch layers -- about 2 s of CPU in every process that reads a question (the CLI asks one
+    question per process). car-graph's pipelines (rules, the small statistical English models)
+    run no PyTorch layer, so thinc is told torch is absent (its PyTorch wrappers stay off in this
+    process); any other importer (the torch-fp32 embedder, sentence-transformers) still gets it.
+    When torch is already loaded, thinc is left to find it.
+    """
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> None:
+        if fullname != "torch" and not fullname.startswith("torch."):
+            return None
+        frame: FrameType | None = sys._getframe(1)
+        while frame is not None:
+            if str(frame.f_globals.get("__name__", "")).startswith("thinc."):
+                raise ModuleNotFoundError(f"{fullname} is not loaded for thinc (car_graph.extraction)",
+                                          name=fullname)
+            frame = frame.f_back
+        return None
+
+
+_SPACY_IMPORT = threading.Lock()
+
+
+def import_spacy() -> Any:
+    """``spacy``, imported without thinc's optional torch import when torch is not loaded yet
+    (_NoTorchForThinc); every place that needs spaCy at question time should import it here."""
+    if "spacy" in sys.modules:
+        return sys.modules["spacy"]
+    with _SPACY_IMPORT:
+        guard = None if "torch" in sys.modules else _NoTorchForThinc()
+        if guard is not None:
+            sys.meta_path.insert(0, guard)
+        try:
+            import spacy
+        finally:
+            if guard is not None:
+                sys.meta_path.remove(guard)
+    return spacy
+
+
 def _register_components() -> None:
+    import_spacy()
     from spacy.language import Language
 
     if not Language.has_factory("car_identifiers"):
@@ -288,7 +337,7 @@ class EntityExtractor:
         registry: DomainRegistry | None = None,
     ) -> None:
         try:
-            import spacy
+            spacy = import_spacy()
         except ImportError as e:  # pragma: no cover - spaCy is a hard dependency
             raise ImportError(
                 "car-graph's entity extractor needs spaCy: pip install 'spacy>=3.8,<3.9'"

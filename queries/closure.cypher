@@ -1,9 +1,11 @@
 // The controlling documents of given anchors: the active frontier of their authority closure
 // as of a date, each with the shortest chain from its best anchor (car_graph/semantics.py is the
 // reference this statement is property-tested against).
-//   closure: one breadth-first walk per anchor along SUPERSEDES edges in force on $as_of (an
-//     edge is in force once its effective date has come and its newer document exists); every
-//     reachable document is visited once, with its shortest chain, whatever the chain length;
+//   closure: breadth-first walks along SUPERSEDES edges in force on $as_of (an edge is in
+//     force once its effective date has come and its newer document exists), one per
+//     supersession component: anchors in rank order, each walking past only what better anchors
+//     reached (an anchor they reached is not walked), so every reachable document is visited
+//     once, with its shortest chain from its best anchor, whatever the chain length;
 //   frontier: documents nothing supersedes (transitively, along full edges in force) without
 //     being superseded by them in turn -- the maximal elements; on acyclic data, documents no
 //     full edge in force supersedes. maybe_cycle marks the only edges that can lie on a cycle,
@@ -58,22 +60,45 @@ WITH a, anchor
 MATCH (anchor:Document {id: a.id})
 //@end
 WHERE @visible(doc: anchor, as_of: $as_of, known_at: $known_at)
-MATCH path = ANY SHORTEST (anchor)((older)<-[s:SUPERSEDES|CLOSED_SUPERSEDES]-(newer)
-    WHERE @in_force(edge: s, newer: newer, as_of: $as_of, known_at: $known_at))*(d)
-WITH a, anchor, collect({d: d, path: path}) AS reached
+WITH a, anchor ORDER BY a.rank
+WITH collect({a: a, anchor: anchor}) AS found
+// One walk per supersession component: the anchors in rank order, each walking only past what
+// the better anchors' walks reached (`covered`, a union of closures, so closed under the walk). A
+// document a better anchor reaches takes that anchor as its best, so a worse anchor's walk
+// there is wasted: an anchor a better one reached is not walked at all (its closure lies
+// inside), and the others stop at covered documents -- every document of the component is
+// visited once, and a new document's shortest chain never runs through a covered one (it would
+// be covered). An anchor with a reading is walked whole: its own closure is returned.
+WITH reduce(acc = {covered: [], walks: []}, x IN found |
+  CASE WHEN coalesce(x.a.reading, 0) = 0 AND x.anchor IN acc.covered THEN acc
+  ELSE [reached IN [COLLECT {
+          WITH x.anchor AS start,
+               CASE WHEN coalesce(x.a.reading, 0) > 0 THEN [] ELSE acc.covered END AS walked
+          MATCH path = ANY SHORTEST (start)((older)<-[s:SUPERSEDES|CLOSED_SUPERSEDES]-(newer)
+              WHERE @in_force(edge: s, newer: newer, as_of: $as_of, known_at: $known_at)
+                AND NOT newer IN walked)*(d)
+          RETURN {d: d, path: path}
+        }] | {covered: acc.covered + [r IN reached WHERE NOT r.d IN acc.covered | r.d],
+              walks: acc.walks + [{a: x.a, anchor: x.anchor, reached: reached,
+                                   cut: coalesce(x.a.reading, 0) = 0 AND size(acc.covered) > 0}]}][0]
+  END).walks AS walks
+UNWIND walks AS w
+WITH w.a AS a, w.anchor AS anchor, w.reached AS reached, w.cut AS cut
 UNWIND reached AS r
-WITH a, anchor, size(reached) AS closure_size, r.d AS d, r.path AS path
+// closure_size: the anchor's closure, when its walk was not cut short (else counted below,
+// for the few rows that name it)
+WITH a, anchor, size(reached) AS closure_size, cut, r.d AS d, r.path AS path
 WHERE NOT @voided(doc: d, as_of: $as_of, known_at: $known_at)
 // the chain each controlling document is shown with: along full edges when they lead to it
 // (the supersession that voids the anchor), else the walk's shortest path
-WITH a, anchor, closure_size, d,
+WITH a, anchor, closure_size, cut, d,
      @chain_path(doc: anchor, controller: d, shortest: path, as_of: $as_of, known_at: $known_at) AS path
-// each anchor's frontier (never empty: its closure's maximal documents are not voided), each
-// document with its status, computed here once for the readings and the rows alike: d is not
-// voided, so its status is its frontier status
-WITH a, anchor, closure_size,
+// each anchor's frontier (never empty for a whole walk: its closure's maximal documents are not
+// voided; a cut walk may find none new), each document with its status, computed here once for
+// the readings and the rows alike: d is not voided, so its status is its frontier status
+WITH a, anchor, closure_size, cut,
      collect({d: d, path: path, status: @frontier_status(doc: d, as_of: $as_of, known_at: $known_at)}) AS frontier
-WITH collect({a: a, anchor: anchor, closure_size: closure_size, frontier: frontier}) AS walked
+WITH collect({a: a, anchor: anchor, closure_size: closure_size, cut: cut, frontier: frontier}) AS walked
 CALL (walked) {
   UNWIND walked AS w
   WITH w WHERE coalesce(w.a.reading, 0) > 0
@@ -136,9 +161,10 @@ CALL (walked) {
 CALL (walked) {
   UNWIND walked AS w
   UNWIND w.frontier AS f
-  WITH f.d AS d, f.status AS status, w.a AS a, w.anchor AS anchor, w.closure_size AS closure_size, f.path AS path
+  WITH f.d AS d, f.status AS status, w.a AS a, w.anchor AS anchor, w.closure_size AS closure_size,
+       w.cut AS cut, f.path AS path
   ORDER BY a.rank, length(path)
-  WITH d, status, collect({a: a, anchor: anchor, closure_size: closure_size, path: path})[0] AS best
+  WITH d, status, collect({a: a, anchor: anchor, closure_size: closure_size, cut: cut, path: path})[0] AS best
   // the document's facts: itself, or as recorded at $known_at
   WITH d, status, best, @known_version(doc: d, known_at: $known_at) AS facts
   ORDER BY best.a.rank,
@@ -165,7 +191,11 @@ RETURN d.id AS doc_id,
          rule: r.rule, effective: r.effective, evidence: r.evidence,
          partial: coalesce(r.partial, false)}] AS chain,
        @amendments(chain: chain_taken, as_of: $as_of, known_at: $known_at) AS amendments,
-       best.closure_size AS anchor_closure,
+       CASE WHEN best.cut
+         THEN COUNT { MATCH ANY SHORTEST (anchor)((older)<-[s:SUPERSEDES|CLOSED_SUPERSEDES]-(newer)
+                        WHERE @in_force(edge: s, newer: newer, as_of: $as_of, known_at: $known_at))*(reached)
+                      RETURN reached }
+         ELSE best.closure_size END AS anchor_closure,
        COLLECT {
          MATCH (anchor)-[:IN_SCOPE]->(e:Entity)
 //@if known_at

@@ -94,7 +94,12 @@ def test_scale_benchmark_smoke_produces_a_sane_report(db: neo4j.Driver, neo4j_ta
     assert "## Adding 1,000 documents to the loaded graph" in text and "## Targets" in text
     assert f"### Where car's time goes ({QUESTIONS} questions" in text and "| car.cypher (one statement) |" in text
     assert "| neo4j-graphrag HybridRetriever end to end |" in text
-    assert "car end-to-end p50 <= 1.2 x neo4j-graphrag HybridRetriever end-to-end p50" in text
+    # the fair peer walks the closure too: car's end-to-end target is stated against it, and the
+    # withdrawn 1.2 x target against the plain HybridRetriever is not (issue 58)
+    assert ("car end-to-end p50 <= 1.0 x neo4j-graphrag HybridCypherRetriever + closure end-to-end p50"
+            in text)
+    assert "car end-to-end p50 <= 1.2 x neo4j-graphrag HybridRetriever end-to-end p50" not in text
+    assert result["ratios"]["car_e2e_p50_over_graphrag_hybrid_closure_e2e_p50"] > 0
     assert "| graphrag_hybrid_e2e |" in text and "question analysis p50 <= 8 ms" in text
     assert "Beside the float32 baseline in the same run, like for like" in text
     assert "random, 64 dimensions (smoke baseline) **" in text

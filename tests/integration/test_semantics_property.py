@@ -8,7 +8,10 @@ withdrawals -- and random rules (conflicting rules on one pair, partial and full
 
 * the SUPERSEDES edges read back equal the reference's;
 * closure.cypher, for every document as anchor at four as-of dates: controlling documents and
-  their statuses;
+  their statuses; and for every document at once, as anchors in a drawn rank order (some with
+  readings), walked once per supersession component: the same controlling documents, each from
+  its best-ranked anchor with that anchor's chain length and closure size, and each reading the
+  anchor's own controlling documents;
 * every analyst query that reports a status or a controlling document -- chain (every document,
   the same four dates), controlling_for_entity and controlling_on_date (an entity and dates
   drawn from the graph), stale_crowding and withdrawn_unresolved (four dates, a domain drawn
@@ -55,7 +58,7 @@ KNOWN_AT_ANALYST = ("chain", "withdrawn_unresolved", "stale_crowding", "controll
                     "controlling_on_date")
 
 
-STATS = {"graphs": 0, "edges": 0, "closures": 0, "rules": 0, "analyst_queries": 0,
+STATS = {"graphs": 0, "edges": 0, "closures": 0, "multi_anchor_closures": 0, "rules": 0, "analyst_queries": 0,
          "history_steps": 0, "known_at_closures": 0, "known_at_analyst_queries": 0}
 
 
@@ -256,10 +259,17 @@ def test_cypher_equals_the_reference_semantics(db, extractor, corpus, data) -> N
     entity_as_of = [None, data.draw(st.sampled_from(own_dates))] if own_dates else [None]
     on = data.draw(st.sampled_from(own_dates)) if own_dates else DATES[2]
     domain = data.draw(st.sampled_from([None, "x"]))
+    # every document an anchor at once, ranked in a drawn order, some of them with a reading
+    ranked = data.draw(st.permutations([r.id for r in records]))
+    readers = data.draw(st.sets(st.sampled_from(ranked), max_size=2)) if ranked else set()
+    many = [{"id": doc_id, "rank": rank, "score": 1.0 - rank / 100,
+             **({"reading": 1000} if doc_id in readers else {})} for rank, doc_id in enumerate(ranked)]
 
     def work(tx: Any) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for as_of in AS_OF:
+            out["many", as_of] = run(tx, "closure", anchors=many, as_of=as_of, known_at=None,
+                                     embedding=None, k=1000)
             for record in records:
                 out["closure", record.id, as_of] = run(
                     tx, "closure", anchors=[{"id": record.id, "rank": 0, "score": 1.0}],
@@ -291,6 +301,7 @@ def test_cypher_equals_the_reference_semantics(db, extractor, corpus, data) -> N
             rows = got["closure", record.id, as_of]
             assert {r["doc_id"]: r["status"] for r in rows} == expected, ("closure", record.id, as_of)
             check_chain(reference, record.id, as_of, got["chain", record.id, as_of], expected)
+        check_many_anchors(reference, ranked, readers, as_of, got["many", as_of])
         check_withdrawn_unresolved(reference, docs, as_of, domain, got["withdrawn_unresolved", as_of])
         check_stale_crowding(reference, as_of, got["hits", as_of], got["stale_crowding", as_of])
     if entity:
@@ -305,6 +316,7 @@ def test_cypher_equals_the_reference_semantics(db, extractor, corpus, data) -> N
     STATS["graphs"] += 1
     STATS["edges"] += len(reference.edges)
     STATS["closures"] += len(AS_OF) * len(records)
+    STATS["multi_anchor_closures"] += len(AS_OF)
     STATS["rules"] += len(rules)
     STATS["analyst_queries"] += len(got) - len(AS_OF) * (len(records) + 1) + 1
     STATS["history_steps"] += histories["steps"]
@@ -313,12 +325,36 @@ def test_cypher_equals_the_reference_semantics(db, extractor, corpus, data) -> N
     record_figure("semantics_property", **STATS)
 
 
+def check_many_anchors(reference: AuthorityGraph, ranked: list[str], readers: set[str],
+                       as_of: date | None, rows: list[dict]) -> None:
+    """closure.cypher with many anchors (one walk per component) against the reference: the
+    controlling documents of all of them, each from its best-ranked anchor reaching it, with
+    that anchor's chain length and closure size; each reading its anchor's own closure."""
+    rows = [r for r in rows if r["doc_id"] is not None]
+    expected = {d: str(reference.status(d, as_of)) for d in reference.controlling(ranked, as_of)}
+    assert {r["doc_id"]: r["status"] for r in rows} == expected, ("many", as_of)
+    for row in rows:
+        best = next(a for a in ranked if reference.visible(a, as_of)
+                    and row["doc_id"] in reference.controlling({a}, as_of))
+        assert row["anchor_id"] == best, ("many: best anchor", row["doc_id"], as_of)
+        assert len(row["chain"]) == reference.chain_length(best, row["doc_id"], as_of), (
+            "many: chain", row["doc_id"], as_of)
+        assert row["anchor_closure"] == len(reference.closure({best}, as_of)), (
+            "many: closure size", best, as_of)
+    readings = {r["doc_id"]: r for r in (rows[0]["readings"] or [])} if rows else {}
+    assert set(readings) == {a for a in readers if reference.visible(a, as_of)}, ("many: readings", as_of)
+    for doc_id, reading in readings.items():
+        assert {c["doc_id"] for c in reading["controlling"]} == reference.controlling({doc_id}, as_of), (
+            "many: reading", doc_id, as_of)
+
+
 # --------------------------------------------------------------------------- two clocks
 
 
 def last_run_at(db: Any) -> Any:
-    """The transaction time of the latest recorded run (test-only read)."""
-    return db.execute_query("MATCH (r:Run) RETURN max(r.at) AS at").records[0]["at"]
+    """The instant the latest recorded run's last commit closed: from then on --known-at sees
+    all it wrote (a run commits per batch, then its rules; test-only read)."""
+    return db.execute_query("MATCH (c:Commit) RETURN max(c.committed) AS at").records[0]["at"]
 
 
 def check_history(db: Any, store: GraphStore, extractor: EntityExtractor, docs: list[dict],
