@@ -21,6 +21,10 @@ Safe by construction:
   an unknown argument or a value of the wrong JSON type (``k: "5"``) is refused;
 * outputs are bounded: every result fits ``--max-result-chars`` (structured content and text
   together); listing tools page with a ``next`` cursor; the text block is a short summary;
+* every call has a deadline (``--call-timeout``): what is left of it is the Neo4j timeout of
+  each transaction the call opens, and past it (or when its client cancels it) the call answers
+  a retryable error at once and its transactions are terminated. Reads run side by side, each
+  on its own sessions; a write runs alone;
 * every failure is a tool error with a message a model can act on, never a traceback. A lost
   database is a *retryable* error (``"retryable": true`` in the result); the driver reconnects on
   its own when Neo4j is back, so the next call succeeds.
@@ -35,6 +39,7 @@ CLI's output.
 from __future__ import annotations
 
 import base64
+import contextvars
 import copy
 import functools
 import hashlib
@@ -50,11 +55,14 @@ import secrets
 import socket
 import sys
 import threading
-from collections.abc import Callable, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Annotated, Any, Literal, LiteralString, NotRequired, TypeVar, cast
 
+import anyio
 import jsonschema  # type: ignore[import-untyped]
 import neo4j
 from neo4j.exceptions import (
@@ -74,6 +82,7 @@ from car_graph.domains import Domain, domain_from_mapping
 from car_graph.errors import (
     CarError,
     ConfigError,
+    DeadlineExceededError,
     EmptyGraphError,
     InputProblem,
     MissingExtraError,
@@ -111,6 +120,8 @@ TOKEN_ENV = "CAR_GRAPH_MCP_TOKEN"
 MIN_TOKEN_CHARS = 16
 DEFAULT_PORT = 8765
 MCP_PATH = "/mcp"
+# a document's resource; an id holding '/' is percent-encoded in it (car://doc/a%2Fb)
+DOC_URI_TEMPLATE = "car://doc/{doc_id}{?as_of,known_at}"
 
 # Input bounds. A question is a sentence or a paragraph, not a document; k beyond 50 is a dump
 # of the graph, not an answer; ids and keys share the ingest limit of an index key.
@@ -142,6 +153,10 @@ MAX_CYPHER_CHARS = 10_000
 DEFAULT_CYPHER_ROWS = 100
 MAX_CYPHER_ROWS = 1_000
 DEFAULT_CYPHER_TIMEOUT = 30.0
+# Deadlines: every tool call (--call-timeout); cypher_read's statement is also held to
+# --cypher-timeout, whichever comes first
+DEFAULT_CALL_TIMEOUT = 30.0
+TERMINATE_SECONDS = 5.0  # terminating a stopped call's transactions waits no longer than this
 
 RETRY_HINT = ("This is temporary: nothing was changed; call the tool again once the database "
               "is back (the server reconnects by itself).")
@@ -171,6 +186,8 @@ Embeds = Annotated[dict[str, Annotated[str, Field(max_length=MAX_QUESTION_CHARS)
 # Prompt arguments are strings on the wire; their lengths and dates are checked in the prompt.
 PromptQuestion = Annotated[str, Field(description="The question you are about to answer.")]
 PromptAsOf = Annotated[str | None, Field(description="As of this date (YYYY-MM-DD); omit for today.")]
+PromptKnownAt = Annotated[str | None, Field(description=(
+    "As car-graph had recorded it by then (YYYY-MM-DD or ISO datetime); omit for the current graph."))]
 Records = Annotated[list[dict[str, Any]], Field(min_length=1, max_length=MAX_INGEST_RECORDS, description=(
     "Generic JSONL records as objects: {id, text, title?, domain?, kind?, published?, scope?, "
     "supersedes?, attributes?} (docs/domains.md)."))]
@@ -257,6 +274,35 @@ class ReadingJson(TypedDict):
     agreed_reading: AgreedJson | None
 
 
+class AccountingJson(TypedDict):
+    """What the documents found hold of the question's content words (NOT_FOUND's evidence)."""
+
+    share: float
+    best: str | None
+    unexplained: list[str]
+    weight: float
+
+
+class WhyAnchorJson(TypedDict):
+    doc_id: str
+    score: float | None
+    text_fit: float | None
+    holds: list[str]
+    role: str
+
+
+class WhyJson(TypedDict):
+    """The evidence the verdict weighed (``Verdict.why``)."""
+
+    singled_out_by: str
+    score: float | None
+    lead: float | None
+    margin: float | None
+    question_entities: list[str]
+    anchors: list[WhyAnchorJson]
+    accounting: AccountingJson | None
+
+
 class AskResult(TypedDict):
     """``car-graph ask --json``, plus the prompt-ready context block."""
 
@@ -276,6 +322,8 @@ class AskResult(TypedDict):
     candidates: list[ReadingJson]
     subjects: list[ReadingJson]
     agreed_reading: AgreedJson | None
+    accounting: AccountingJson | None
+    why: WhyJson
     context: str
     known_at: NotRequired[str]
     truncated: NotRequired[list[str]]
@@ -326,6 +374,17 @@ class ExplainResult(TypedDict):
     ambiguous_scopes: NotRequired[list[str] | None]
     known_at: NotRequired[str]
     chains_text: str
+    truncated: NotRequired[list[str]]
+
+
+class HistoryResult(TypedDict):
+    """``car-graph history DOC_ID --json``."""
+
+    doc_id: str
+    current: bool
+    retired_at: str | None
+    versions: list[dict[str, Any]]
+    edges: list[dict[str, Any]]
     truncated: NotRequired[list[str]]
 
 
@@ -486,8 +545,22 @@ def check_known_at(value: str | None) -> datetime | None:
         raise InputRejected(f"known_at: {exc}") from exc
 
 
+def check_as_of(value: str | None) -> date | None:
+    """as_of given as text (a prompt argument, a URI parameter) as a date, or InputRejected."""
+    if not value:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError as exc:
+        raise InputRejected(f"as_of {value!r} is not a date YYYY-MM-DD") from exc
+
+
 class InputRejected(CarError):
     """A tool argument is outside what the server accepts (size, shape, type)."""
+
+
+class ParamNamesRejected(InputRejected):
+    """``query``'s params name an unknown parameter or miss a required one."""
 
 
 def _json_size(value: Any) -> int:
@@ -642,6 +715,9 @@ class ToolFailure:
 def describe_failure(exc: BaseException) -> ToolFailure:
     """What a model is told about a failure: a message it can act on, and whether calling again
     may help. Unexpected exceptions are logged with their traceback on stderr, not sent."""
+    if isinstance(exc, DeadlineExceededError):
+        return ToolFailure(f"{exc}. Call again, asking for less if it keeps happening (a smaller "
+                           "k, a narrower query, fewer records per ingest).", True)
     if isinstance(exc, ServerUnavailableError):
         return ToolFailure(f"Neo4j is unavailable ({exc.what}: {exc.detail}). {RETRY_HINT}", True)
     if isinstance(exc, (ServiceUnavailable, SessionExpired)):
@@ -794,6 +870,225 @@ def page_rows_of(rows: Sequence[Any], offset: int, size: int, budget: int) -> tu
 T = TypeVar("T")
 
 
+# -- deadlines ---------------------------------------------------------------------------------
+#
+# Every tool call gets a CallBudget: --call-timeout seconds from the moment it starts. It reaches
+# Neo4j through the driver the tools use (BudgetedDriver): every transaction a call opens gets
+# what is left of the budget as its server-side timeout and the call's id in its metadata, and
+# no statement starts once the budget is spent or the call was cancelled -- the checkpoints of
+# the Python steps between statements. The reply does not wait for them: the call answers at its
+# deadline (a retryable error) and stops its transactions by their metadata (terminate_call).
+
+CALL_METADATA_KEY = "car_call"
+MIN_STATEMENT_SECONDS = 0.01  # less than this left: the statement is not started
+BUDGET_CLOCK_SLACK = 0.25
+# Neo4j's codes for a transaction stopped by its timeout or terminated (by terminate_call)
+_STOPPED_CODES = re.compile(r"\.Transaction\.(?:TransactionTimedOut\w*|Terminated|LockClientStopped)$")
+
+
+@dataclass
+class CallBudget:
+    """One tool call's deadline, and whether it was stopped (past it, or cancelled)."""
+
+    seconds: float
+    started: float = field(default_factory=time.monotonic)
+    call_id: str = field(default_factory=lambda: secrets.token_hex(8))
+    stopped: threading.Event = field(default_factory=threading.Event)
+    by_client: bool = False
+
+    def remaining(self) -> float:
+        return self.started + self.seconds - time.monotonic()
+
+    def stop(self, *, by_client: bool) -> None:
+        """No statement of this call starts from now on (its deadline passed, or ``by_client``:
+        its client cancelled it)."""
+        self.by_client = by_client
+        self.stopped.set()
+
+    def check(self) -> float:
+        """The seconds left; DeadlineExceededError when none are or the call was stopped."""
+        left = self.remaining()
+        if self.stopped.is_set() or left < MIN_STATEMENT_SECONDS:
+            raise DeadlineExceededError(self.seconds, cancelled=self.by_client)
+        return left
+
+    def timeout(self, given: float | None = None) -> float:
+        """A transaction's timeout: the time left, or ``given`` if that is shorter."""
+        left = self.check()
+        return left if given is None or given <= 0 else min(left, given)
+
+    def metadata(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        return {**(given or {}), CALL_METADATA_KEY: self.call_id}
+
+
+_CURRENT_CALL: contextvars.ContextVar[CallBudget | None] = contextvars.ContextVar(
+    "car_graph_mcp_call", default=None)
+
+
+def current_budget() -> CallBudget | None:
+    """The budget of the tool call this thread works for, if any."""
+    return _CURRENT_CALL.get()
+
+
+def stopped_by_budget(exc: BaseException, budget: CallBudget) -> bool:
+    """``exc`` is Neo4j stopping a transaction because this call's budget ran out (its timeout,
+    or terminate_call), not a statement's own --cypher-timeout or an error of its own."""
+    # the server's timeout may fire a moment before this process's clock says the budget is
+    # spent: within BUDGET_CLOCK_SLACK it is the budget's
+    return (isinstance(exc, Neo4jError) and bool(_STOPPED_CODES.search(exc.code or ""))
+            and (budget.stopped.is_set() or budget.remaining() < BUDGET_CLOCK_SLACK))
+
+
+class BudgetedSession:
+    """A driver session whose transactions carry the current call's budget (timeout, metadata);
+    outside a tool call it is the session itself."""
+
+    def __init__(self, session: neo4j.Session) -> None:
+        self._session = session
+
+    def __enter__(self) -> BudgetedSession:
+        self._session.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._session.__exit__(*exc)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._session, name)
+
+    def run(self, query: Any, parameters: dict[str, Any] | None = None, **kwargs: Any) -> Any:
+        budget = current_budget()
+        if budget is None:
+            return self._session.run(query, parameters, **kwargs)
+        text = query.text if isinstance(query, neo4j.Query) else query
+        given = query.timeout if isinstance(query, neo4j.Query) else None
+        metadata = query.metadata if isinstance(query, neo4j.Query) else None
+        timed = neo4j.Query(text, metadata=budget.metadata(metadata), timeout=budget.timeout(given))
+        return self._session.run(timed, parameters, **kwargs)
+
+    def begin_transaction(self, metadata: dict[str, Any] | None = None,
+                          timeout: float | None = None) -> Any:
+        budget = current_budget()
+        if budget is None:
+            return self._session.begin_transaction(metadata=metadata, timeout=timeout)
+        return self._session.begin_transaction(metadata=budget.metadata(metadata),
+                                               timeout=budget.timeout(timeout))
+
+    def execute_read(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        return self._session.execute_read(_budgeted_work(work), *args, **kwargs)
+
+    def execute_write(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        return self._session.execute_write(_budgeted_work(work), *args, **kwargs)
+
+
+def _budgeted_work(work: Callable[..., T]) -> Callable[..., T]:
+    """A transaction function run with the current call's timeout and metadata; each attempt
+    (the driver retries) first checks the budget."""
+    budget = current_budget()
+    if budget is None:
+        return work
+
+    def attempt(tx: neo4j.ManagedTransaction, *args: Any, **kwargs: Any) -> T:
+        budget.check()
+        return work(tx, *args, **kwargs)
+
+    given = getattr(work, "timeout", None)
+    return cast(Callable[..., T], neo4j.unit_of_work(
+        metadata=budget.metadata(getattr(work, "metadata", None)),
+        timeout=budget.timeout(given))(attempt))
+
+
+class BudgetedDriver:
+    """The driver the tools' CarClient uses: its sessions are BudgetedSessions and its
+    ``execute_query`` carries the budget too; everything else is the driver's."""
+
+    def __init__(self, driver: neo4j.Driver) -> None:
+        self._driver = driver
+
+    @property
+    def inner(self) -> neo4j.Driver:
+        return self._driver
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._driver, name)
+
+    def session(self, **config: Any) -> BudgetedSession:
+        return BudgetedSession(self._driver.session(**config))
+
+    def execute_query(self, query: Any, parameters: dict[str, Any] | None = None,
+                      *args: Any, **kwargs: Any) -> Any:
+        budget = current_budget()
+        if budget is not None:
+            text = query.text if isinstance(query, neo4j.Query) else query
+            given = query.timeout if isinstance(query, neo4j.Query) else None
+            metadata = query.metadata if isinstance(query, neo4j.Query) else None
+            query = neo4j.Query(text, metadata=budget.metadata(metadata),
+                                timeout=budget.timeout(given))
+        return self._driver.execute_query(query, parameters, *args, **kwargs)
+
+    def __enter__(self) -> BudgetedDriver:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._driver.close()
+
+
+def with_call_budgets(car: CarClient) -> CarClient:
+    """``car`` with its Neo4j work under the call budgets: its driver (and its store's, which
+    its retriever reads through) replaced by a BudgetedDriver over the same connection pool.
+    Idempotent."""
+    if not isinstance(car.driver, BudgetedDriver):
+        budgeted = cast(neo4j.Driver, BudgetedDriver(car.driver))
+        car.driver = budgeted
+        car.store.driver = budgeted
+    return car
+
+
+class ReadWriteLock:
+    """Reads share, a write is alone: many reads at once, a write waits for the reads in flight
+    and holds new ones back until it is done (so a read never sees the retriever or the domains
+    half-changed by an ingest)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._readers = 0
+        self._writing = False
+        self._writers_waiting = 0
+
+    @contextmanager
+    def reading(self, budget: CallBudget) -> Iterator[None]:
+        with self._cond:
+            while self._writing or self._writers_waiting:
+                if not self._cond.wait(timeout=budget.check()):
+                    budget.check()
+            self._readers += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._readers -= 1
+                self._cond.notify_all()
+
+    @contextmanager
+    def writing(self, budget: CallBudget) -> Iterator[None]:
+        with self._cond:
+            self._writers_waiting += 1
+            try:
+                while self._writing or self._readers:
+                    if not self._cond.wait(timeout=budget.check()):
+                        budget.check()
+                self._writing = True
+            finally:
+                self._writers_waiting -= 1
+                self._cond.notify_all()
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._writing = False
+                self._cond.notify_all()
+
+
 # -- the tools -------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -806,6 +1101,8 @@ class Limits:
     # rules and domain declarations (identifier patterns) change how every later question is
     # read and what controls what: refused over MCP unless the operator allows them
     allow_rules: bool = False
+    # every call's deadline (--call-timeout), in seconds
+    call_timeout: float = DEFAULT_CALL_TIMEOUT
 
 
 # Plan operators cypher_read refuses besides any plan the planner does not call read-only:
@@ -836,27 +1133,70 @@ def client_name(ctx: Context | None) -> str | None:
 
 
 class CarTools:
-    """The tools, resources and prompt over one CarClient. Calls are serialised (one lock): the
-    client's retriever and entity extractor are shared state, and an ingest must not interleave
-    with a read that caches what the graph's domains were."""
+    """The tools, resources and prompt over one CarClient. Each call runs in a worker thread
+    under its own CallBudget (``Limits.call_timeout``); reads run side by side, each on its own
+    sessions, while a write (``ingest_records``) runs alone: it replaces the client's retriever
+    and registers domains that every read uses."""
 
     def __init__(self, car: CarClient, limits: Limits | None = None) -> None:
         self.car = car
         self.limits = limits or Limits()
-        self._lock = threading.Lock()
+        self._access = ReadWriteLock()
 
-    def _locked(self, work: Callable[[], T]) -> T:
-        with self._lock:
-            return work()
+    async def _within_budget(self, work: Callable[[], T], *, write: bool = False) -> T:
+        """``work()`` in a worker thread, under a new call budget. At the deadline the call
+        answers DeadlineExceededError without waiting for the thread; cancelled by its client
+        (the SDK cancels the request's task), it stops at once. Either way its transactions
+        are terminated and the thread starts no further statement."""
+        budget = CallBudget(self.limits.call_timeout)
+
+        def in_thread() -> T:
+            _CURRENT_CALL.set(budget)  # in this call's own copy of the context
+            with (self._access.writing if write else self._access.reading)(budget):
+                budget.check()
+                try:
+                    return work()
+                except Neo4jError as exc:
+                    if stopped_by_budget(exc, budget):
+                        raise DeadlineExceededError(budget.seconds, cancelled=budget.by_client) from exc
+                    raise
+
+        with anyio.move_on_after(budget.remaining()) as scope:
+            try:
+                return await anyio.to_thread.run_sync(in_thread, abandon_on_cancel=True)
+            except anyio.get_cancelled_exc_class():
+                if not scope.cancel_called:  # not our deadline: the client cancelled the call
+                    budget.stop(by_client=True)
+                    await self._terminate(budget)
+                raise
+        budget.stop(by_client=False)
+        await self._terminate(budget)
+        raise DeadlineExceededError(budget.seconds)
+
+    async def _terminate(self, budget: CallBudget) -> None:
+        """Terminate whatever transaction of the call is still open on Neo4j (shielded: it runs
+        while the call itself is being cancelled). A failure is logged, never raised."""
+        def terminate() -> None:
+            try:
+                stopped = self.car.store.write("terminate_call", call=budget.call_id)
+            except (Neo4jError, DriverError, CarError) as exc:
+                logger.warning("could not terminate the transactions of call %s: %s", budget.call_id, exc)
+                return
+            if stopped:
+                logger.info("terminated %d transaction(s) of call %s", len(stopped), budget.call_id)
+
+        with anyio.CancelScope(shield=True), anyio.move_on_after(TERMINATE_SECONDS):
+            await anyio.to_thread.run_sync(terminate, abandon_on_cancel=True)
 
     def _row_budget(self, columns: Sequence[str]) -> int:
         """Characters a page's rows may take: what is left of the budget once the page's other
         keys and its text block are counted, so the page is never cut afterwards."""
         return self.limits.max_result_chars - PAGE_OVERHEAD_CHARS - result_chars(list(columns))
 
-    def _tool(self, work: Callable[[], Any], summary: Callable[[Any], str]) -> CallToolResult:
+    async def _tool(self, work: Callable[[], Any], summary: Callable[[Any], str], *,
+                    write: bool = False) -> CallToolResult:
         try:
-            data = as_json(self._locked(work))
+            data = as_json(await self._within_budget(work, write=write))
             return ok_result(data, summary(data), self.limits.max_result_chars)
         except Exception as exc:  # every failure becomes a tool error, never a traceback
             return error_result(describe_failure(exc))
@@ -871,7 +1211,7 @@ class CarTools:
         return verdict
 
     # The docstrings are the tools' descriptions: written for the model that reads them.
-    def ask(self, question: Question, as_of: AsOf = None,
+    async def ask(self, question: Question, as_of: AsOf = None,
             known_at: KnownAt = None) -> Annotated[CallToolResult, AskResult]:
         """Is the document a question is about still in force, and if not, what controls it?
 
@@ -887,11 +1227,11 @@ class CarTools:
             return {**verdict.to_json(), "context": verdict.context(),
                     **({"known_at": when.isoformat()} if when else {})}
 
-        return self._tool(work, lambda d: f"Verdict: {d['verdict']}. {d['summary']} "
+        return await self._tool(work, lambda d: f"Verdict: {d['verdict']}. {d['summary']} "
                                           "(the structured result has the chains, sources and "
                                           "`context`.)")
 
-    def retrieve(self, question: Question, k: TopK = 5, as_of: AsOf = None,
+    async def retrieve(self, question: Question, k: TopK = 5, as_of: AsOf = None,
                  domain: DomainName = None,
                  known_at: KnownAt = None) -> Annotated[CallToolResult, RetrieveResult]:
         """Controlling Authority Retrieval: the documents that control what the question is
@@ -908,9 +1248,9 @@ class CarTools:
             return (f"{len(d['results'])} results (best first: {top or '-'}). Verdict "
                     f"{d['verdict']}: {d['verdict_summary']}")
 
-        return self._tool(work, summary)
+        return await self._tool(work, summary)
 
-    def explain(self, doc_id: DocId, as_of: AsOf = None,
+    async def explain(self, doc_id: DocId, as_of: AsOf = None,
                 known_at: KnownAt = None) -> Annotated[CallToolResult, ExplainResult]:
         """Where one document stands: its status, scope, the edges in force around it, and every
         chain to the documents that control it, as data and as text (`chains_text`). An unknown
@@ -919,11 +1259,25 @@ class CarTools:
             explanation = self.car.explain(doc_id, as_of=as_of, known_at=check_known_at(known_at))
             return {**explanation_json(explanation), "chains_text": chains_text(explanation)}
 
-        return self._tool(work, lambda d: (
+        return await self._tool(work, lambda d: (
             f"{d['doc_id']} [{d['status']}] {d['title']}; controlled by "
             f"{', '.join(c['doc_id'] for c in d['controlling']) or '-'}."))
 
-    def query(self, name: QueryName, params: QueryParams | None = None, embed: Embeds = None,
+    async def history(self, doc_id: DocId) -> Annotated[CallToolResult, HistoryResult]:
+        """Every recorded version of one document and every SUPERSEDES edge it was ever an end
+        of, current and closed, with both clocks: valid time (published, withdrawn, an edge's
+        effective date) and transaction time (recorded_from / recorded_until, the run that
+        closed it and why). A deleted document has its history too. Use it to see when
+        car-graph learned what it answers, and what it answered before (`known_at`)."""
+        def work() -> dict[str, Any]:
+            return self.car.history(doc_id).to_json()
+
+        return await self._tool(work, lambda d: (
+            f"{d['doc_id']} [{'current' if d['current'] else 'deleted at ' + str(d['retired_at'])}]: "
+            f"{len(d['versions'])} recorded versions, {len(d['edges'])} edges "
+            f"({sum(1 for e in d['edges'] if e.get('current'))} current)."))
+
+    async def query(self, name: QueryName, params: QueryParams | None = None, embed: Embeds = None,
               cursor: Cursor = None,
               page_rows: PageRows = DEFAULT_PAGE_ROWS) -> Annotated[CallToolResult, QueryResultJson]:
         """Run one query of the analyst library by name (see list_queries), read-only. `params`
@@ -940,8 +1294,12 @@ class CarTools:
             for param, text in (embed or {}).items():
                 given[param] = self.car.embedder.embed_query(check_question(text))
             check_query_params(full, given)
-            analyst.bind(full, given)  # unknown and missing parameters, named as the CLI names them
-            check_against_schema(full, given)
+            try:  # the published schema, before bind reads the clock parameters' values
+                check_against_schema(full, given)
+            except ParamNamesRejected:
+                analyst.bind(full, given)  # unknown and missing ones named as the CLI names them
+                raise
+            analyst.bind(full, given)
             result = analyst.run_query(self.car.driver, self.car.database, full, given).to_json()
             rows = result["rows"]
             page, cut = page_rows_of(rows, offset, page_rows, self._row_budget(result["columns"]))
@@ -957,9 +1315,9 @@ class CarTools:
                     else "; that is the last page")
             return f"{d['query']}: {shown} of {d['total_rows']}{more}."
 
-        return self._tool(work, summary)
+        return await self._tool(work, summary)
 
-    def list_queries(self, cursor: Cursor = None,
+    async def list_queries(self, cursor: Cursor = None,
                      page_rows: PageRows = DEFAULT_PAGE_ROWS) -> Annotated[CallToolResult, ListQueriesResult]:
         """The analyst query library: each query's name, purpose, parameters (optional ones may
         be omitted), `params_schema` (the JSON Schema `query` checks `params` against) and the
@@ -973,11 +1331,11 @@ class CarTools:
             return {"queries": page, "next": encode_cursor(end, key) if end < len(catalogue) else None,
                     **({"truncated": cut} if cut else {})}
 
-        return self._tool(work, lambda d: (
+        return await self._tool(work, lambda d: (
             f"{len(d['queries'])} analyst queries: {', '.join(q['name'] for q in d['queries'])}"
             + ("; more: call again with cursor = `next`." if d["next"] else ".")))
 
-    def stats(self) -> Annotated[CallToolResult, StatsResult]:
+    async def stats(self) -> Annotated[CallToolResult, StatsResult]:
         """The graph's shape: documents, entities, SUPERSEDES edges, chain lengths, scope sizes
         and edges per rule."""
         def work() -> dict[str, Any]:
@@ -986,11 +1344,11 @@ class CarTools:
                 raise EmptyGraphError()
             return report.to_json()
 
-        return self._tool(work, lambda d: (
+        return await self._tool(work, lambda d: (
             f"{d['documents']} documents, {d['entities']} entities, {d['supersedes']} SUPERSEDES "
             f"edges, {d['chains']} chains, {d['unresolved']} unresolved."))
 
-    def schema(self) -> Annotated[CallToolResult, SchemaResult]:
+    async def schema(self) -> Annotated[CallToolResult, SchemaResult]:
         """The graph's schema, to write queries against: node labels, relationship types, the
         properties of each (with their types), indexes, and the values of document `status` and
         of verdicts."""
@@ -1011,13 +1369,13 @@ class CarTools:
                 "verdicts": [kind.value for kind in VerdictKind],
             }
 
-        return self._tool(work, lambda d: (
+        return await self._tool(work, lambda d: (
             f"{len(d['labels'])} labels ({', '.join(d['labels'][:12])}), "
             f"{len(d['relationship_types'])} relationship types "
             f"({', '.join(d['relationship_types'][:12])}), {len(d['indexes'])} indexes; "
             f"statuses: {', '.join(d['statuses'])}."))
 
-    def cypher_read(self, statement: CypherText, params: QueryParams | None = None,
+    async def cypher_read(self, statement: CypherText, params: QueryParams | None = None,
                     row_limit: CypherRows = DEFAULT_CYPHER_ROWS) -> Annotated[CallToolResult, CypherReadResult]:
         """Run one read-only Cypher statement (prefer `query` and the analyst library; see
         `schema` for labels and properties). It runs in a READ transaction with a deadline; a
@@ -1029,7 +1387,7 @@ class CarTools:
                 raise InputRejected(f"params are over {MAX_PARAMS_BYTES:,} bytes of JSON")
             return self._read_cypher(statement, given, row_limit)
 
-        return self._tool(work, lambda d: (
+        return await self._tool(work, lambda d: (
             f"{len(d['rows'])} rows" + (f" (capped at {d['row_limit']}; there are more)" if d["capped"]
                                         else "") + f", columns: {', '.join(d['columns'])}."))
 
@@ -1061,7 +1419,7 @@ class CarTools:
                 "row_limit": row_limit, "capped": len(records) > row_limit,
                 "query_type": summary.query_type or ""}
 
-    def ingest_records(self, ctx: Context, records: Records, rules: Rules = None,
+    async def ingest_records(self, ctx: Context, records: Records, rules: Rules = None,
                        dry_run: DryRun = False) -> Annotated[CallToolResult, IngestResult]:
         """Load documents given inline as generic JSONL records (at most 500 per call). Each
         rejected record is listed in `skipped` with its position and the reason (nothing is
@@ -1094,6 +1452,9 @@ class CarTools:
                    "source": "mcp", "client": client}
             if summary.run is not None and not summary.dry_run:
                 self.car.store.write("stamp_run_source", run=summary.run, source="mcp", client=client)
+            # the ingest dropped the client's retriever: the next one is built here, alone,
+            # not by several reads at once
+            _ = self.car.retriever
             return out
 
         def text(d: dict[str, Any]) -> str:
@@ -1105,7 +1466,7 @@ class CarTools:
                     f"opened, {closed} closed; {len(d.get('flips', []))} statuses flip"
                     + ("" if d.get("dry_run") else f" (run {d.get('run')})") + ".")
 
-        return self._tool(work, text)
+        return await self._tool(work, text, write=True)
 
     def _refuse_closing_rules(self, checked: CheckedRecords, rules: list[Rule],
                               domain: Domain | None) -> None:
@@ -1121,14 +1482,18 @@ class CarTools:
                 "dry_run shows what would change)")
 
     # -- resources and prompt ------------------------------------------------------------------
-    def document(self, doc_id: str) -> str:
-        """A document's text, metadata, status and chains (explain's result) as JSON."""
+    async def document(self, doc_id: str, as_of: str | None = None,
+                       known_at: str | None = None) -> str:
+        """A document's text, metadata, status and chains (explain's result) as JSON; ``as_of``
+        and ``known_at`` as for ``explain`` (URI query parameters)."""
         try:
             if len(doc_id) > MAX_ID_CHARS:
                 raise InputRejected(f"a document id has at most {MAX_ID_CHARS} characters")
+            day = check_as_of(as_of)
+            when = check_known_at(known_at)
 
             def work() -> dict[str, Any]:
-                explanation = self.car.explain(doc_id)
+                explanation = self.car.explain(doc_id, as_of=day, known_at=when)
                 row = self.car.store.read("document_text", doc_id=doc_id)[0]
                 return {"doc_id": row["doc_id"], "title": row["title"] or "", "kind": row["kind"],
                         "domain": row["domain"], "published": row["published"],
@@ -1136,7 +1501,7 @@ class CarTools:
                         "explanation": {**explanation_json(explanation),
                                         "chains_text": chains_text(explanation)}}
 
-            data, cut = fit(as_json(self._locked(work)), self.limits.max_result_chars // 2)
+            data, cut = fit(as_json(await self._within_budget(work)), self.limits.max_result_chars // 2)
             if cut:
                 data["truncated"] = cut
             return json.dumps(data, indent=1, sort_keys=True)
@@ -1145,19 +1510,17 @@ class CarTools:
         except Exception as exc:  # a clean message; the SDK logs no traceback for ResourceError
             raise ResourceError(describe_failure(exc).message) from exc
 
-    def check_before_you_cite(self, question: PromptQuestion,
-                              as_of: PromptAsOf = None) -> list[UserMessage]:
+    async def check_before_you_cite(self, question: PromptQuestion, as_of: PromptAsOf = None,
+                                    known_at: PromptKnownAt = None) -> list[UserMessage]:
         """Before citing anything about QUESTION: the verdict and numbered sources (status,
         chain, evidence) put in front of the model, with instructions to answer from what is in
         force."""
         try:
             if len(question) > MAX_QUESTION_CHARS:
                 raise InputRejected(f"the question has more than {MAX_QUESTION_CHARS} characters")
-            try:
-                day = date.fromisoformat(as_of) if as_of else None
-            except ValueError as exc:
-                raise InputRejected(f"as_of {as_of!r} is not a date YYYY-MM-DD") from exc
-            verdict = self._locked(lambda: self._answer(question, day))
+            day = check_as_of(as_of)
+            when = check_known_at(known_at)
+            verdict = await self._within_budget(lambda: self._answer(question, day, known_at=when))
         except Exception as exc:  # an MCPError passes the SDK untouched: the message, no traceback
             failure = describe_failure(exc)
             code = INTERNAL_ERROR if failure.retryable else INVALID_PARAMS
@@ -1233,7 +1596,8 @@ def check_against_schema(name: str, params: Mapping[str, Any]) -> None:
     error = jsonschema.exceptions.best_match(validator.iter_errors(dict(params)))
     if error is not None:
         where = "".join(f"[{p!r}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
-        raise InputRejected(f"{name.split('/', 1)[-1]}: params{where}: {clip_text(error.message, 300)} "
+        names = not error.absolute_path and error.validator in ("required", "additionalProperties")
+        raise (ParamNamesRejected if names else InputRejected)(f"{name.split('/', 1)[-1]}: params{where}: {clip_text(error.message, 300)} "
                             "(list_queries gives each query's params_schema)")
 
 
@@ -1293,24 +1657,30 @@ def package_version() -> str:
 def build_server(car: CarClient, *, allow_ingest: bool = False, allow_overwrite: bool = False,
                  allow_cypher: bool = False, max_result_chars: int = DEFAULT_MAX_RESULT_CHARS,
                  cypher_timeout: float = DEFAULT_CYPHER_TIMEOUT,
-                 allow_rules: bool = False) -> MCPServer:
+                 allow_rules: bool = False,
+                 call_timeout: float = DEFAULT_CALL_TIMEOUT) -> MCPServer:
     """The MCP server over ``car``. ``ingest_records`` exists only with ``allow_ingest`` (and
     replaces documents only with ``allow_overwrite``); ``cypher_read`` only with
-    ``allow_cypher``. Every result fits ``max_result_chars``."""
+    ``allow_cypher``. Every result fits ``max_result_chars``; every call ends by
+    ``call_timeout`` seconds (the client's Neo4j work is put under the call budgets:
+    with_call_budgets)."""
     if max_result_chars < MIN_MAX_RESULT_CHARS:
         raise ConfigError(f"--max-result-chars must be at least {MIN_MAX_RESULT_CHARS:,}")
     if cypher_timeout <= 0:
         raise ConfigError("--cypher-timeout must be positive")
-    tools = CarTools(car, Limits(max_result_chars=max_result_chars, allow_overwrite=allow_overwrite,
-                                 cypher_timeout=cypher_timeout, allow_rules=allow_rules))
+    if call_timeout <= 0:
+        raise ConfigError("--call-timeout must be positive")
+    tools = CarTools(with_call_budgets(car), Limits(
+        max_result_chars=max_result_chars, allow_overwrite=allow_overwrite,
+        cypher_timeout=cypher_timeout, allow_rules=allow_rules, call_timeout=call_timeout))
 
     def tool(method: Callable[..., Any], annotations: ToolAnnotations) -> Tool:
         return strict_arguments(Tool.from_function(method, description=inspect.getdoc(method),
                                                    annotations=annotations))
 
     registered = [tool(method, READ_ONLY) for method in (
-        tools.ask, tools.retrieve, tools.explain, tools.query, tools.list_queries, tools.stats,
-        tools.schema)]
+        tools.ask, tools.retrieve, tools.explain, tools.history, tools.query, tools.list_queries,
+        tools.stats, tools.schema)]
     if allow_cypher:
         # read-only by the READ transaction and the plan check; open world: any statement
         registered.append(tool(tools.cypher_read, ToolAnnotations(
@@ -1335,8 +1705,10 @@ def build_server(car: CarClient, *, allow_ingest: bool = False, allow_overwrite:
         server.add_resource(TextResource(
             uri=info["resource"], name=f"analyst/{info['name']}", description=info["purpose"],
             mime_type="text/plain", text=cypher.text(f"{cypher.ANALYST_FOLDER}/{info['name']}")))
-    server.resource("car://doc/{doc_id}", name="document", mime_type="application/json",
-                    description="A document's text, status and chains to what controls it.")(
+    server.resource(DOC_URI_TEMPLATE, name="document", mime_type="application/json",
+                    description=("A document's text, status and chains to what controls it; "
+                                 "as_of and known_at as for explain. An id holding '/' is "
+                                 "percent-encoded: car://doc/a%2Fb."))(
         tools.document)
     server.prompt(name="check_before_you_cite",
                   description=inspect.getdoc(tools.check_before_you_cite))(tools.check_before_you_cite)
@@ -1428,7 +1800,7 @@ def serve(settings: Settings, *, http: bool = False, host: str = "127.0.0.1",
           port: int = DEFAULT_PORT, allow_ingest: bool = False, allow_overwrite: bool = False,
           allow_cypher: bool = False, max_result_chars: int = DEFAULT_MAX_RESULT_CHARS,
           cypher_timeout: float = DEFAULT_CYPHER_TIMEOUT, log_level: str = "WARNING",
-          allow_rules: bool = False) -> None:
+          allow_rules: bool = False, call_timeout: float = DEFAULT_CALL_TIMEOUT) -> None:
     """Run the server until the client disconnects (stdio) or the process is stopped (HTTP)."""
     _stderr_logging(log_level)
     if http:  # before connecting at all
@@ -1443,7 +1815,8 @@ def serve(settings: Settings, *, http: bool = False, host: str = "127.0.0.1",
     with open_client(settings) as car:
         server = build_server(car, allow_ingest=allow_ingest, allow_overwrite=allow_overwrite,
                               allow_cypher=allow_cypher, max_result_chars=max_result_chars,
-                              cypher_timeout=cypher_timeout, allow_rules=allow_rules)
+                              cypher_timeout=cypher_timeout, allow_rules=allow_rules,
+                              call_timeout=call_timeout)
         if not http:
             server.run(transport="stdio")
             return

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import anyio
 import mcp.types as types
@@ -42,6 +43,7 @@ pytestmark = [pytest.mark.neo4j, pytest.mark.long(150)]
 
 CHANGED = {"known_from": "2000-01-01", "known_to": "2100-01-01"}  # every document, recorded since
 NEW_POLICY, NEWER_POLICY = "mcp-hardening:policy-1", "mcp-hardening:policy-2"
+SLASHED = "mcp-hardening/annex/1"  # an id holding '/': car://doc/ takes it percent-encoded
 CLIENT_NAME = "hardening-test-client"
 
 
@@ -88,6 +90,9 @@ class Hardened:
     counts: dict[str, dict[str, int]] = field(default_factory=dict)
     everything: list[dict[str, Any]] = field(default_factory=list)  # changed_between, unpaged
     titles: dict[str, list[Any]] = field(default_factory=dict)
+    resources: dict[str, str] = field(default_factory=dict)  # what a read gave, or "ERROR: ..."
+    prompts: dict[str, str] = field(default_factory=dict)
+    prompt_arguments: list[str] = field(default_factory=list)
 
 
 @pytest.fixture(scope="module")
@@ -168,10 +173,43 @@ def hardened(demo_graph, neo4j_env, tmp_path_factory) -> Hardened:  # noqa: F811
         out.counts["after_dry_run"] = demo_graph.store.counts()
         await call("ingest", "ingest_records", {"records": batch})
         await call("ingest_again", "ingest_records", {"records": batch[:1]})
+        # history; known_at beside as_of on the document resource and the prompt; an id with '/'
+        await call("ingest_slashed", "ingest_records", {"records": [new_record(SLASHED, "Annex")]})
+
+        async def read(label: str, uri: str) -> None:
+            try:
+                out.resources[label] = (await session.read_resource(uri)).contents[0].text
+            except Exception as exc:  # the SDK raises the server's resource error
+                out.resources[label] = f"ERROR: {exc}"
+
+        async def prompt(label: str, arguments: dict[str, Any]) -> None:
+            try:
+                got = await session.get_prompt("check_before_you_cite", arguments)
+                out.prompts[label] = got.messages[0].content.text
+            except Exception as exc:
+                out.prompts[label] = f"ERROR: {exc}"
+
+        await read("slashed", f"car://doc/{quote(SLASHED, safe='')}")
+        await read("bowers", f"car://doc/{BOWERS}")
+        await read("bowers_as_of_1990", f"car://doc/{BOWERS}?as_of=1990-01-01")
+        await read("bowers_known_2000", f"car://doc/{BOWERS}?known_at=2000-01-01")
+        await read("bowers_known_bad", f"car://doc/{BOWERS}?known_at=soon")
+        await call("history_bowers", "history", {"doc_id": BOWERS})
+        await call("history_slashed", "history", {"doc_id": SLASHED})
+        await call("history_unknown", "history", {"doc_id": "scotus:478-us-18"})
+        await call("history_as_of", "history", {"doc_id": BOWERS, "as_of": "2000-01-01"})
+        await prompt("now", {"question": BOWERS_QUESTION})
+        await prompt("known_2000", {"question": BOWERS_QUESTION, "known_at": "2000-01-01"})
+        await prompt("known_bad", {"question": BOWERS_QUESTION, "known_at": "soon"})
+        listed = (await session.list_prompts()).prompts
+        out.prompt_arguments = [a.name for p in listed for a in (p.arguments or [])]
 
     try:
+        # --call-timeout 120: a question asked known_at a date before anything was recorded reads
+        # the graph's whole history (21 s measured on an idle machine), more under load
         anyio.run(session_run, stdio_server(server_env(neo4j_env), folder / "out", "--allow-ingest",
-                                            "--allow-cypher", "--cypher-timeout", "3"),
+                                            "--allow-cypher", "--cypher-timeout", "3",
+                                            "--call-timeout", "120"),
                   folder / "err", work)
         run = (out.calls["ingest"].structured_content or {}).get("run")
         records, _, _ = demo_graph.driver.execute_query(
@@ -179,7 +217,7 @@ def hardened(demo_graph, neo4j_env, tmp_path_factory) -> Hardened:  # noqa: F811
             run=run, database_=demo_graph.database)
         out.titles["run"] = [dict(r) for r in records]
     finally:
-        demo_graph.delete([NEW_POLICY, NEWER_POLICY])
+        demo_graph.delete([NEW_POLICY, NEWER_POLICY, SLASHED])
     return out
 
 
@@ -374,3 +412,46 @@ def test_http_matches_the_bearer_scheme_case_insensitively(demo_graph, neo4j_env
         assert anyio.run(scenario) == [200, 200, 200, 401]
     finally:
         stop(server)
+
+
+# ------------------------------------------------------------------ history, known_at, ids with '/'
+
+
+@pytest.mark.models
+def test_history_gives_every_version_and_edge_and_names_the_nearest_ids_when_unknown(hardened: Hardened) -> None:
+    bowers = data(hardened.calls["history_bowers"])
+    assert bowers["doc_id"] == BOWERS and bowers["current"] is True
+    assert bowers["versions"][-1]["current"] is True and bowers["versions"][-1]["title"] == "Bowers v. Hardwick"
+    [edge] = [e for e in bowers["edges"] if e["other_id"] == LAWRENCE]
+    assert (edge["direction"], edge["rule"], edge["current"]) == ("incoming", "explicit", True)
+    assert hardened.calls["history_bowers"].content[0].text.startswith(f"{BOWERS} [current]")
+    assert data(hardened.calls["history_slashed"])["versions"][0]["title"] == "Annex"
+    unknown = error_text(hardened.calls["history_unknown"])
+    assert "no document 'scotus:478-us-18'" in unknown and BOWERS in unknown
+    assert "Extra inputs are not permitted" in error_text(hardened.calls["history_as_of"])
+    assert hardened.tools["history"].annotations.read_only_hint is True
+
+
+@pytest.mark.models
+def test_the_document_resource_takes_as_of_and_known_at_and_percent_encoded_ids(hardened: Hardened) -> None:
+    def explanation(label: str) -> dict[str, Any]:
+        text = hardened.resources[label]
+        assert not text.startswith("ERROR"), text
+        return json.loads(text)["explanation"]
+
+    assert explanation("bowers")["status"] == "superseded"
+    assert explanation("bowers_as_of_1990")["status"] == "active"  # Lawrence came in 2003
+    assert explanation("slashed")["doc_id"] == SLASHED
+    # the demo graph was recorded today: in 2000 car-graph held no such document
+    assert hardened.resources["bowers_known_2000"].startswith("ERROR") and \
+        f"no document '{BOWERS}'" in hardened.resources["bowers_known_2000"]
+    assert "known_at" in hardened.resources["bowers_known_bad"]
+
+
+@pytest.mark.models
+def test_the_prompt_takes_known_at_beside_as_of(hardened: Hardened) -> None:
+    assert {"question", "as_of", "known_at"} <= set(hardened.prompt_arguments)
+    assert "Lawrence v. Texas" in hardened.prompts["now"]
+    assert not hardened.prompts["known_2000"].startswith("ERROR"), hardened.prompts["known_2000"]
+    assert "Lawrence v. Texas" not in hardened.prompts["known_2000"]  # nothing recorded in 2000
+    assert hardened.prompts["known_bad"].startswith("ERROR") and "known_at" in hardened.prompts["known_bad"]

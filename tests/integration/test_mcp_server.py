@@ -48,7 +48,7 @@ pytestmark = [pytest.mark.neo4j, pytest.mark.long(110)]
 BOWERS, LAWRENCE = "scotus:478-us-186", "scotus:539-us-558"
 WIRTZ = "scotus:392-us-183"  # Maryland v. Wirtz: two hops to Garcia
 BOWERS_QUESTION = "Is Bowers v. Hardwick still good law?"
-READ_TOOLS = {"ask", "retrieve", "explain", "query", "list_queries", "stats", "schema"}
+READ_TOOLS = {"ask", "retrieve", "explain", "history", "query", "list_queries", "stats", "schema"}
 PAGING_KEYS = ("offset", "total_rows", "next")
 CALL_SECONDS = 300  # the first ask loads the embedding model in the server process
 INJECTIONS = (
@@ -520,9 +520,10 @@ class HttpServer:
     stdout: list[str]
 
 
-def start_http_server(env: dict[str, str]) -> HttpServer:
+def start_http_server(env: dict[str, str], *args: str) -> HttpServer:
+    """`python -m car_graph mcp --http --port 0 ARGS`, its URL read from its stderr."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "car_graph", "mcp", "--http", "--port", "0"], env=env,
+        [sys.executable, "-m", "car_graph", "mcp", "--http", "--port", "0", *args], env=env,
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     server = HttpServer(process, "", [], [])
 

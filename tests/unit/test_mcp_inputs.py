@@ -73,8 +73,8 @@ def test_tools_publish_bounded_input_schemas_and_output_schemas(offline_car) -> 
             return (await client.list_tools()).tools
 
     tools = {t.name: t for t in anyio.run(go)}
-    assert set(tools) == {"ask", "retrieve", "explain", "query", "list_queries", "stats", "schema",
-                          "ingest_records"}
+    assert set(tools) == {"ask", "retrieve", "explain", "history", "query", "list_queries", "stats",
+                          "schema", "ingest_records"}
     assert all(t.output_schema and t.output_schema["type"] == "object" for t in tools.values())
     ask = tools["ask"].input_schema["properties"]
     assert ask["question"]["maxLength"] == mcp_server.MAX_QUESTION_CHARS
