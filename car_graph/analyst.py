@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 import neo4j
@@ -80,11 +80,15 @@ def bind(name: str, given: Mapping[str, Any]) -> dict[str, Any]:
         )
     bound = {p: given.get(p) for p in declared}
     for clock in KNOWN_AT_PARAMETERS & set(bound):
-        if isinstance(bound[clock], (str, date)):
+        if bound[clock] is not None and not isinstance(bound[clock], datetime):
             # --param known_at=2019-06-01 means what --known-at 2019-06-01 means (the end of
-            # the day, UTC); the statements' @known_instant reads a pasted Browser text alike
+            # the day, UTC); the statements' @known_instant reads a pasted Browser text alike.
+            # A basic date (20261207) arrives as a JSON number: the same parser reads its text,
+            # and anything else is a clear error here, never the server's
+            value = bound[clock]
             try:
-                bound[clock] = known_at_instant(bound[clock])
+                bound[clock] = known_at_instant(value if isinstance(value, (str, date))
+                                                else str(value))
             except ValueError as exc:
                 raise QueryParameterError(f"{name}: {clock}: {exc}") from None
     return bound

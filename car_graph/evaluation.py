@@ -1,7 +1,8 @@
 """``car-graph eval``: every system against the same Neo4j in one run, scored by strict TCA.
 
-Queries are JSON Lines: ``{"id": str, "question": str, "as_of"?: date, "gold": [ids],
-"anchors"?: [ids]}``. Strict TCA (Theorem 4) is computed against the supersession relation read
+Queries are JSON Lines: ``{"id": str, "question": str, "as_of"?: date, "known_at"?: date,
+datetime or "run:N", "gold": [ids], "anchors"?: [ids]}`` (a line's ``known_at`` asks the
+question of the graph as car-graph had recorded it then, as ``--known-at`` does for all). Strict TCA (Theorem 4) is computed against the supersession relation read
 back from the graph, so a system is judged by the same edges retrieval walks.
 """
 
@@ -20,6 +21,7 @@ from tqdm import tqdm
 
 from car_graph.embedding import provenance_of
 from car_graph.errors import ConfigError, IngestError
+from car_graph.history import pin_known_at
 from car_graph.metrics import (
     Edge,
     QueryScore,
@@ -32,6 +34,7 @@ from car_graph.records import parse_date
 from car_graph.retrieval import Retriever, to_date
 from car_graph.semantics import DocFacts
 from car_graph.store import GraphStore
+from car_graph.types import parse_known_at
 
 DEFAULT_SYSTEMS = ("bm25", "dense", "hybrid", "car")
 
@@ -43,6 +46,7 @@ class EvalQuery:
     gold: frozenset[str]
     as_of: date | None = None
     anchors: frozenset[str] | None = None
+    known_at: str | None = None  # this question's --known-at (docs/history.md), as written
 
 
 @dataclass
@@ -166,8 +170,13 @@ def parse_queries(lines: Iterable[str], source: str) -> list[EvalQuery]:
             if not gold:
                 raise ValueError("'gold' must name at least one document")
             anchors = _ids(obj["anchors"], "anchors") if obj.get("anchors") is not None else None
+            known_at = obj.get("known_at")
+            if known_at is not None:
+                known_at = str(known_at)
+                parse_known_at(known_at)  # a bad value is this line's error, before any query
             queries.append(
-                EvalQuery(qid, question, gold, parse_date(obj.get("as_of"), "as_of"), anchors)
+                EvalQuery(qid, question, gold, parse_date(obj.get("as_of"), "as_of"), anchors,
+                          known_at)
             )
             seen.add(qid)
         except json.JSONDecodeError as e:
@@ -239,7 +248,27 @@ def evaluate(
     unknown = set(systems) - set(DEFAULT_SYSTEMS)
     if unknown:
         raise ConfigError(f"unknown systems {sorted(unknown)}; choose from {DEFAULT_SYSTEMS}")
+    if any(q.known_at for q in queries) and set(systems) == set(DEFAULT_SYSTEMS):
+        # the single-index baselines read the current graph only (Retriever.search)
+        systems = [s for s in systems if s in ("car", "hybrid")]
     graph = supersession_graph(retriever, domain, known_at)
+    # a line's own known_at: its question is asked of, and scored against, the graph as
+    # recorded then (each instant pinned to its commit once, each graph read once)
+    pins: dict[str, datetime | None] = {}
+    graphs: dict[datetime | None, SupersessionGraph] = {known_at: graph}
+
+    def instant_of(query: EvalQuery) -> datetime | None:
+        if query.known_at is None:
+            return known_at
+        if query.known_at not in pins:
+            pin = pin_known_at(retriever.store, query.known_at)
+            pins[query.known_at] = pin.instant if pin is not None else None
+        return pins[query.known_at]
+
+    def graph_of(instant: datetime | None) -> SupersessionGraph:
+        if instant not in graphs:
+            graphs[instant] = supersession_graph(retriever, domain, instant)
+        return graphs[instant]
     started = time.perf_counter()
     retriever.prepare(q.question for q in queries)
     report = EvaluationReport(k=k, n=len(queries), depth=depth, queries=tuple(queries), graph=graph,
@@ -254,15 +283,16 @@ def evaluate(
         anchors: dict[str, list[str]] = {}
         latencies: list[float] = []
         for query in tqdm(queries, desc=system, unit="q", disable=not progress):
+            when = instant_of(query)
             started = time.perf_counter()
             ids, anchor_ids = retriever.search(system, query.question, depth, query.as_of, domain,
-                                               known_at)
+                                               when)
             latencies.append((time.perf_counter() - started) * 1000)
             retrieved[query.id] = ids
             anchors[query.id] = anchor_ids
             rows.append(
                 score_query(  # ids[:k]: the reciprocal rank looks at the whole list it is given
-                    query.id, ids[:k], k, set(query.gold), graph, query.as_of,
+                    query.id, ids[:k], k, set(query.gold), graph_of(when), query.as_of,
                     set(query.anchors) if query.anchors else None, anchor_ids,
                 )
             )

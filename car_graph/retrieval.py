@@ -79,6 +79,9 @@ class RetrievalSettings:
     """Tuning knobs of the fused anchor stage; defaults are what the evaluation reports."""
 
     candidates: int = 50        # candidates taken from each source before fusion
+    # as of a date or as known at an instant the indexes' top candidates are filtered after
+    # ranking: the search goes deeper (4x a step) until the anchors wanted are found, up to this
+    max_candidates: int = 3200
     min_anchors: int = 10       # anchors closed over (at least k)
     entity_boost: float = 1.0   # added per linked entity that holds the document in scope
     coverage_boost: float = 1.0  # added per linked entity beyond the first a document holds
@@ -314,9 +317,9 @@ class Retriever:
             # a verdict judges each subject a question names among its holders: with readings,
             # each linked entity's best holders come back wherever they rank
             params["holders"] = (k if readings else 0) if holders is None else holders
-            found = self.store.read("car", **self._anchor_parameters(params), k=k,
-                                    readings=readings, reading_margin=reading_margin,
-                                    reading_limit=EXPLAIN_LIMIT)
+            found, cut = self._read_deep_enough(params, k=k, readings=readings,
+                                                reading_margin=reading_margin,
+                                                reading_limit=EXPLAIN_LIMIT)
             seen = tuple(found[0]["graph_version"]) if found else params["graph_version"]
             if seen == params["graph_version"]:
                 break
@@ -374,7 +377,31 @@ class Retriever:
             beyond=sum(1 for a in anchors if a["rank"] >= params["anchors"]),
             question_readings=tuple(params["word_readings"]),
             question_spellings=tuple(params["name_spellings"]),
+            anchor_search_cut=cut,
         )
+
+    def _read_deep_enough(self, params: dict[str, Any], **extra: Any) -> tuple[list[Any], bool]:
+        """car's rows, searched deep enough. Each index returns its top ``candidates`` before
+        the time filter (as of a date, as known at an instant), so documents that arrived later
+        can crowd out every one visible then: search again 4x deeper until the anchors wanted
+        are found, the indexes hold no more, or ``settings.max_candidates`` is reached -- then
+        True (the bound cut the search; Retrieval.anchor_search_cut). ``params['candidates']``
+        is left at the depth read."""
+        searchable: int | None = None
+        while True:
+            found = self.store.read("car", **self._anchor_parameters(params), **extra)
+            if params["as_of"] is None and params["known_at"] is None:
+                return found, False
+            anchors = found[0]["anchors"] if found else []
+            if sum(1 for a in anchors if a["rank"] < params["anchors"]) >= params["anchors"]:
+                return found, False
+            if searchable is None:
+                searchable = int(self.store.read("searchable_count")[0]["searchable"])
+            if params["candidates"] >= searchable:
+                return found, False
+            if params["candidates"] >= self.settings.max_candidates:
+                return found, True
+            params["candidates"] = min(params["candidates"] * 4, self.settings.max_candidates)
 
     def _explanation(self, reading: Mapping[str, Any], as_of: date | None,
                      known_at: datetime | None) -> Explanation:

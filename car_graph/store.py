@@ -142,6 +142,17 @@ class GraphStore:
         row = self.write("begin_run", command=command, embedder=embedder)[0]
         return RecordedRun(int(row["run"]), row["at"])
 
+    def begin_commit(self, run: int) -> RecordedRun:
+        """Open another commit of run ``run`` (a batch, a run's closing step): its writes carry
+        the returned instant, and become visible to --known-at when ``end_commit`` closes it
+        (begin_run opens a run's first commit)."""
+        row = self.write("begin_commit", run=run)[0]
+        return RecordedRun(int(row["run"]), row["at"])
+
+    def end_commit(self, commit: RecordedRun) -> None:
+        """Close a commit once its last write transaction committed (queries/end_commit.cypher)."""
+        self.write("end_commit", run=commit.number, at=commit.at)
+
     # -- ingestion -----------------------------------------------------------------------------
     def write_batch(
         self,
@@ -163,9 +174,12 @@ class GraphStore:
         seconds (the statements are MERGEs, so a replay changes nothing), then reported.
         """
 
+        own = self.begin_run("ingest") if run is None else None
         self._commit_batch(self._batch_statements(documents, scope, mentions, identifiers, replace,
-                                                  names, (run or self.begin_run("ingest")).params()),
+                                                  names, (run or own).params()),  # type: ignore[union-attr]
                            f"write a batch of {len(documents)} documents")
+        if own is not None:
+            self.end_commit(own)
 
     def _commit_batch(self, statements: Sequence[tuple[str, dict[str, Any]]], what: str) -> None:
         def work(session: Session) -> None:

@@ -137,19 +137,33 @@ def edge_changes(store: GraphStore, run: RecordedRun) -> tuple[dict[str, int], d
 
 class LazyRun:
     """The recorded run of an ingest, begun when it first writes: an ingest that changes
-    nothing (every record unchanged) records no run and leaves the graph as it was."""
+    nothing (every record unchanged) records no run and leaves the graph as it was.
+
+    ``run`` is the commit open now (begun on first use): each batch writes under a commit of
+    its own, closed by ``commit()`` once the batch and its supersession are written, so what a
+    batch wrote is visible to --known-at from when it committed, not from when the run began."""
 
     def __init__(self, store: GraphStore, command: str, embedder: str | None = None) -> None:
         self.store = store
         self.command = command
         self.embedder = embedder
         self._run: RecordedRun | None = None
+        self._open: RecordedRun | None = None
 
     @property
     def run(self) -> RecordedRun:
-        if self._run is None:
-            self._run = self.store.begin_run(self.command, self.embedder)
-        return self._run
+        if self._open is None:
+            if self._run is None:
+                self._run = self._open = self.store.begin_run(self.command, self.embedder)
+            else:
+                self._open = self.store.begin_commit(self._run.number)
+        return self._open
+
+    def commit(self) -> None:
+        """Close the open commit (if any): what it wrote is visible to --known-at from now."""
+        if self._open is not None:
+            self.store.end_commit(self._open)
+            self._open = None
 
     @property
     def begun(self) -> RecordedRun | None:
@@ -436,8 +450,11 @@ def ingest_records(
 
 def finish(store: GraphStore, summary: IngestSummary, run: LazyRun) -> None:
     """The summary's graph totals and what the run changed (nothing when it never began)."""
+    run.commit()
     if run.begun is not None:
         summary.run = run.begun.number
+        store.write("record_run_counts", run=summary.run, added=summary.added,
+                    updated=summary.updated, deleted=None)
         summary.edges_opened, summary.edges_closed = edge_changes(store, run.begun)
     summary.edges_by_rule = store.edges_by_rule()
     summary.graph = store.counts()
@@ -585,6 +602,7 @@ def write_prepared(prepared: PreparedBatch, store: GraphStore, registry: DomainR
     neighbours = [row["id"] for row in store.read("scope_members", scopes=left)] if left else []
     resolve_supersession(store, rules, summary, ids=[r.id for r in changed], stale=neighbours, run=run.run)
     store.write("clear_pending", ids=[r.id for r in changed])
+    run.commit()
 
 
 def resolve_supersession(
@@ -794,6 +812,9 @@ def delete_documents(store: GraphStore, ids: Sequence[str]) -> DeleteSummary:
         resolve_supersession(store, rules, IngestSummary(), ids=touched, run=run)
     summary.orphan_entities = int(store.write("delete_orphan_entities")[0]["deleted"])
     summary.reevaluated = len(neighbours)
+    store.write("record_run_counts", run=run.number, added=None, updated=None,
+                deleted=len(summary.deleted))
+    store.end_commit(run)
     summary.edges_opened, summary.edges_closed = edge_changes(store, run)
     return summary
 
@@ -832,23 +853,52 @@ def remove_domain(store: GraphStore, name: str) -> DomainRemoval:
     removal.edges_closed = edge_changes(store, run)[1]
     store.write("remove_ruleset", name=name, removed=removal.rules,
                 closed=json.dumps(removal.edges_closed, sort_keys=True), **run.params())
+    store.end_commit(run)
     return removal
 
 
 @dataclass
 class PurgeSummary:
-    before: str
+    before: str | None                 # the cut-off (--before), ISO; None for DOC_IDs
     versions: int = 0
     edges: int = 0
     retired: int = 0
+    run: int | None = None             # the purge's own recorded run
+    documents: list[str] = field(default_factory=list)  # DOC_IDs purged (found)
+    missing: list[str] = field(default_factory=list)    # DOC_IDs the graph never held
+    reason: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"before": self.before, "versions": self.versions, "edges": self.edges,
-                "retired": self.retired}
+                "retired": self.retired, "run": self.run, "documents": self.documents,
+                "missing": self.missing, "reason": self.reason}
 
 
-def purge_history(store: GraphStore, before: datetime) -> PurgeSummary:
-    """Erase history closed before ``before`` (closed versions and edges, retired documents
-    left without either); the current state is never touched."""
-    row = store.write("purge_history", before=before)[0]
-    return PurgeSummary(before.isoformat(), int(row["versions"]), int(row["edges"]), int(row["retired"]))
+def purge_history(store: GraphStore, before: datetime | None = None, ids: Sequence[str] = (),
+                  reason: str | None = None) -> PurgeSummary:
+    """Erase history on purpose and on the record: everything closed before ``before`` (closed
+    versions no kept edge needs, closed edges, retired documents left without either), or the
+    whole recorded history of the documents ``ids`` (their closed versions and edges; a deleted
+    one's retired node too). The purge is itself a recorded run with its cut-off, ids and
+    ``reason``; the current state is never touched, and no answer at an instant after the
+    cut-off changes. The erased bytes can stay in the store files and transaction logs for a
+    while (docs/history.md, "What stays in the store files")."""
+    if (before is None) == (not ids):
+        raise ValueError("purge: give either a cut-off (before) or document ids, not both")
+    run = store.begin_run("purge")
+    unique = list(dict.fromkeys(ids))
+    if before is not None:
+        row = store.write("purge_history", before=before)[0]
+        found: list[str] = []
+    else:
+        row = store.write("purge_documents", ids=unique)[0]
+        found = list(row["found"])
+    summary = PurgeSummary(before.isoformat() if before is not None else None,
+                           int(row["versions"]), int(row["edges"]), int(row["retired"]),
+                           run=run.number, documents=found,
+                           missing=[i for i in unique if i not in set(found)], reason=reason)
+    store.write("record_purge", run=run.number, cutoff=before, documents=unique or None,
+                reason=reason, versions=summary.versions, edges=summary.edges,
+                retired=summary.retired)
+    store.end_commit(run)
+    return summary

@@ -7,6 +7,8 @@
 // params: $command string (what started the run: 'ingest', 'delete', 'purge'),
 //         $embedder string or null (an ingest: what embeds the vectors it writes,
 //         embedding.provenance_of as JSON; null for the others, which embed nothing)
+// The run's first commit opens with it (begin_commit.cypher: later ones); what the run writes
+// is visible to --known-at once that commit is closed (end_commit.cypher).
 // returns: run int (1, 2, ... per graph), at datetime (its transaction time)
 MERGE (clock:RunClock {name: 'transaction time'})
 SET clock.run = coalesce(clock.run, 0) + 1
@@ -14,4 +16,5 @@ WITH clock, datetime.truncate('microsecond', datetime.realtime()) AS now
 SET clock.at = CASE WHEN clock.at IS NULL OR now > clock.at THEN now
                     ELSE clock.at + duration({nanoseconds: 1000}) END
 CREATE (r:Run {number: clock.run, at: clock.at, command: $command, embedder: $embedder})
+CREATE (:Commit {run: clock.run, at: clock.at})
 RETURN r.number AS run, r.at AS at

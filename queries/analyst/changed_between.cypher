@@ -56,12 +56,16 @@ CALL (known_from, known_to) {
 WITH as_of, known_from, known_to, change, touched
 ORDER BY change.at, change.what, change.older, change.newer, change.doc_id
 WITH as_of, known_from, known_to, collect(change) AS changes, collect(DISTINCT touched) AS touched
-// the run of a change whose node or edge does not name it: the run recorded at that instant
-// (compared as instants: = on datetimes also compares the zone's spelling, 'Z' or 'UTC')
+// the run of a change whose node or edge does not name it: the run of the commit that wrote
+// at that instant (a run commits per batch), or -- a graph recorded before commits -- the run
+// started then (compared as instants: = on datetimes also compares the zone's spelling)
 WITH as_of, known_from, known_to, touched, changes,
+     COLLECT { MATCH (c:Commit) WHERE known_from < c.at <= known_to RETURN c } AS commits,
      COLLECT { MATCH (run:Run) WHERE known_from < run.at <= known_to RETURN run } AS runs
 WITH as_of, known_from, known_to, touched,
      [change IN changes | change {.*, run: coalesce(change.run,
+       [c IN commits WHERE c.at.epochSeconds = change.at.epochSeconds
+                     AND c.at.nanosecond = change.at.nanosecond | c.run][0],
        [run IN runs WHERE run.at.epochSeconds = change.at.epochSeconds
                     AND run.at.nanosecond = change.at.nanosecond | run.number][0])}] AS changes
 UNWIND touched AS changed

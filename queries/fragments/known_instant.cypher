@@ -1,5 +1,5 @@
 // Fragment: the instant a known-at parameter names (car_graph/types.py: known_at_instant, what
-//   --known-at does): null stays null (the current graph); a 'YYYY-MM-DD' text stands for the
+//   --known-at does): null stays null (the current graph); a 'YYYY-MM-DD' (or 'YYYYMMDD') text stands for the
 //   last microsecond of that day (everything recorded on that day); a datetime, or its ISO
 //   text, is itself. What Browser users paste as :param known_at => '2019-06-01' then means
 //   what `car-graph query ... --param known_at=2019-06-01` means. The instant is spelt in the
@@ -14,7 +14,7 @@ CASE
   WHEN value IS NULL THEN null
   ELSE datetime({
     datetime: CASE
-      WHEN value IS :: STRING AND size(toString(value)) = 10
+      WHEN value IS :: STRING AND toString(value) =~ '\\d{4}-?\\d{2}-?\\d{2}'
         THEN datetime(value) + duration({days: 1}) - duration({nanoseconds: 1000})
       ELSE datetime(value)
     END,

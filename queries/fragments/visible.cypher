@@ -3,12 +3,12 @@
 //   With known_at, the facts are the version recorded then (@known_version), and a document
 //   not recorded then is not visible at all.
 // slots: doc node, as_of date|null, known_at datetime|null
-// locals: seen
+// locals: recorded_then
 // params: (none)
 // returns: boolean
 //@if known_at
-any(seen IN [@known_version(doc: doc, known_at: known_at)]
-    WHERE seen IS NOT NULL AND (as_of IS NULL OR seen.published IS NULL OR seen.published <= as_of))
+any(recorded_then IN [@known_version(doc: doc, known_at: known_at)]
+    WHERE recorded_then IS NOT NULL AND (as_of IS NULL OR recorded_then.published IS NULL OR recorded_then.published <= as_of))
 //@else
 (as_of IS NULL OR doc.published IS NULL OR doc.published <= as_of)
 //@end

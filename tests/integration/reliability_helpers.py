@@ -55,12 +55,12 @@ class GraphSnapshot:
 # Transaction-time values (graph_schema/README.md, "Two clocks"): when a run happened differs
 # between any two runs of the same input, so exports compare everything but them.
 # Where a rules file was read from (a kept rule set's origin) is provenance, not content.
-CLOCK_VALUES = frozenset({"at", "recorded_from", "recorded_until", "retired_at", "origin"})
+CLOCK_VALUES = frozenset({"at", "committed", "recorded_from", "recorded_until", "retired_at", "origin"})
 # What only the history holds: the runs, closed versions, retired documents and closed edges,
 # and which run wrote or closed a thing. Two ways to the same current graph (an interrupted
 # ingest resumed, and a clean one) record different histories; snapshot(current_only=True)
 # compares the current graph alone.
-HISTORY_LABELS = ("Run", "DocumentVersion", "RetiredDocument", "RuleChange")
+HISTORY_LABELS = ("Run", "Commit", "DocumentVersion", "RetiredDocument", "RuleChange")
 HISTORY_TYPES = ("VERSION_OF", "WAS_LINKED", "CLOSED_SUPERSEDES", "CHANGED")
 RUN_VALUES = frozenset({"applied_by_run", "closed_by_run", "retired_by_run", "recorded_by_run"})
 

@@ -67,7 +67,11 @@ def extractor() -> EntityExtractor:
 
 
 def last_run_at(db: Any) -> Any:
-    return db.execute_query("MATCH (r:Run) RETURN max(r.at) AS at").records[0]["at"]
+    # when the latest run's last commit closed (a run commits per batch, then its rules)
+    return db.execute_query("MATCH (c:Commit) RETURN max(c.committed) AS at").records[0]["at"]
+
+
+step_runs: list[int] = []  # the run each step of build_history made, in order
 
 
 def build_history(db: Any, store: GraphStore, extractor: EntityExtractor) -> History:
@@ -103,6 +107,7 @@ def build_history(db: Any, store: GraphStore, extractor: EntityExtractor) -> His
         step()
         state = authority_graph([parse_record(d) for d in current.values()], rules)
         history.record(last_run_at(db), state)
+        step_runs.append(db.execute_query("MATCH (r:Run) RETURN max(r.number) AS n").records[0]["n"])
     return history
 
 
@@ -115,16 +120,16 @@ def answer(state: AuthorityGraph, doc_id: str, as_of: date | None) -> tuple[str 
 
 
 def edge_changes(history: History, start: Any, end: Any) -> set[tuple[str, str, str, str, Any]]:
-    """(what, newer, older, rule, instant) for each reference edge recorded or closed by a run
-    after ``start`` and up to ``end``."""
+    """(what, newer, older, rule, run) for each reference edge recorded or closed by a run
+    after ``start`` and up to ``end`` (a step's instant is when its run's last commit closed)."""
     found = set()
     previous = history.known_at(start)
-    for at, state in history.states:
+    for (at, state), run in zip(history.states, step_runs, strict=True):
         if start < at <= end:
             before = {(e.newer, e.older, e.rule) for e in previous.edges}
             after = {(e.newer, e.older, e.rule) for e in state.edges}
-            found |= {("edge recorded", *key, at) for key in after - before}
-            found |= {("edge closed", *key, at) for key in before - after}
+            found |= {("edge recorded", *key, run) for key in after - before}
+            found |= {("edge closed", *key, run) for key in before - after}
         if at <= end:
             previous = state
     return found
@@ -133,11 +138,15 @@ def edge_changes(history: History, start: Any, end: Any) -> set[tuple[str, str, 
 def test_changed_between_lists_exactly_the_answers_that_differ(db, extractor) -> None:
     db.execute_query("MATCH (n) DETACH DELETE n")
     store = GraphStore(db)
+    step_runs.clear()
     history = build_history(db, store, extractor)
     times = [at for at, _ in history.states]
-    before = DateTime.from_native(times[0].to_native() - timedelta(microseconds=1))
+    # just before the first run began (times are when each run's last commit closed)
+    first_run = db.execute_query("MATCH (r:Run) RETURN min(r.at) AS at").records[0]["at"]
+    before = DateTime.from_native(first_run.to_native() - timedelta(microseconds=1))
     instants = [before, *times]
-    runs = {r["at"]: r["number"] for r in db.execute_query("MATCH (r:Run) RETURN r.at AS at, r.number AS number").records}
+    # the run that wrote at each instant: its commits' (a run commits per batch, then its rules)
+    runs = {r["at"]: r["run"] for r in db.execute_query("MATCH (c:Commit) RETURN c.at AS at, c.run AS run").records}
     name = "analyst/changed_between"
 
     def work(tx: Any) -> dict[Any, list[dict]]:
@@ -163,7 +172,7 @@ def test_changed_between_lists_exactly_the_answers_that_differ(db, extractor) ->
             for state in (first, second):
                 if row["doc_id"] in state.docs:
                     reached |= state.closure({row["doc_id"]}, as_of)
-            assert {(c["what"], c["newer"], c["older"], c["rule"], c["at"]) for c in row["changes"]
+            assert {(c["what"], c["newer"], c["older"], c["rule"], c["run"]) for c in row["changes"]
                     if c["what"].startswith("edge")} == {c for c in changes if c[2] in reached}, (*where, row["doc_id"])
             for change in row["changes"]:
                 assert start < change["at"] <= end and change["run"] == runs[change["at"]], (*where, change)

@@ -245,7 +245,7 @@ def test_an_id_repeated_in_the_next_batch_ends_as_in_a_sequential_ingest(db, ext
 # run rightly holds what the resumed run closed: the comparison is of the current state.
 # a rules change's record (:RuleChange) is history too: a resumed run records it in another run,
 # with the edges that run opened; the kept rule set names the run that recorded it
-HISTORY_LABELS = ["Run", "RunClock", "DocumentVersion", "RetiredDocument", "RuleChange"]
+HISTORY_LABELS = ["Run", "Commit", "RunClock", "DocumentVersion", "RetiredDocument", "RuleChange"]
 HISTORY_TYPES = ["CLOSED_SUPERSEDES", "VERSION_OF", "WAS_LINKED", "CHANGED"]
 CLOCK_PROPERTIES = ("embedding", "recorded_from", "applied_by_run", "recorded_by_run")
 

@@ -239,6 +239,9 @@ def test_a_document_joining_a_scope_closes_its_neighbours_version(db, store, ext
     db.execute_query("MATCH (n) DETACH DELETE n")
     ingest(store, extractor, ADVISORY, {**RELEASE, "scope": {"package": ["q"]}, "attributes": {"version": "2.0"}})
     first_run = runs(db)[-1]
+    # the instant the run's last commit closed: from then on --known-at sees all it wrote
+    first_run["at"] = db.execute_query("MATCH (c:Commit {run: $run}) RETURN max(c.committed) AS at",
+                                       run=first_run["number"]).records[0]["at"]
     ingest(store, extractor, {**RELEASE, "attributes": {"version": "2.0"}})
     versions = db.execute_query(
         "MATCH (v:DocumentVersion {id: 'ADV-1'}) RETURN v.unresolved_from AS unresolved_from, "

@@ -27,7 +27,9 @@ def advisory(doc_id: str, title: str, text: str, **extra) -> dict:
 
 
 def last_run_at(car: CarClient) -> Any:
-    return car.driver.execute_query("MATCH (r:Run) RETURN max(r.at) AS at").records[0]["at"].to_native()
+    # when the latest run's last commit closed (a run commits per batch, then its rules)
+    return car.driver.execute_query(
+        "MATCH (c:Commit) RETURN max(c.committed) AS at").records[0]["at"].to_native()
 
 
 def gout_history(car: CarClient) -> tuple[Any, Any]:
