@@ -2,7 +2,7 @@
 #   make demo   - install, provision + start Neo4j, ingest the bundled real-data sample, answer questions
 #   make test   - install, provision Neo4j, run the whole test suite against a real server
 # While working: make unit runs the pure tests (no Neo4j, no models, no raw corpora, no wheel
-# build) in well under a minute; make lint runs ruff, mypy and the layer contract.
+# build) in a few minutes; make lint runs ruff, mypy, the layer contract and mkdocs --strict.
 # Heavy benchmarks are separate: make reproduce (writes docs/results.md), make bench (writes
 # docs/benchmarks.md; BENCH_SCALES=10000,100000 BENCH_FLAGS=--random-vectors to change scale).
 # make reliability runs the reliability checks and writes docs/reliability.md (a few minutes).
@@ -40,10 +40,12 @@ TEST_WORKERS ?= $(if $(NEO4J_URI),0,2)
 test: neo4j
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
 
-# Style (ruff), types (mypy) and the layer contract (import-linter, pyproject's
-# [tool.importlinter]). The last two read the installed package, where ingest/, queries/ and
-# graph_schema/ really are car_graph.ingest, .queries and .graph_schema: it is staged under
-# build/lint first (stale build/lib output removed, so nothing deleted from the tree leaks in).
+# Style (ruff), types (mypy), the layer contract (import-linter, pyproject's
+# [tool.importlinter]) and the documentation site (mkdocs.yml, --strict: a broken link or
+# docstring reference fails; written to build/site). Types and the layer contract read the
+# installed package, where ingest/, queries/ and graph_schema/ really are car_graph.ingest,
+# .queries and .graph_schema: it is staged under build/lint first (stale build/lib output
+# removed, so nothing deleted from the tree leaks in).
 LINT_SITE := build/lint/site
 lint: install
 	$(BIN)/ruff check .
@@ -52,6 +54,7 @@ lint: install
 	rm -rf build/lib build/bdist.*
 	cd $(LINT_SITE) && PYTHONPATH=. $(CURDIR)/$(BIN)/lint-imports $(CURDIR)/pyproject.toml
 	cd $(LINT_SITE) && PYTHONPATH=. $(CURDIR)/$(BIN)/mypy --config-file $(CURDIR)/pyproject.toml -p car_graph
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
 # the markers are pyproject's [tool.pytest.ini_options]; tests/conftest.py adds neo4j and
 # corpora to every test using a server or the raw corpora

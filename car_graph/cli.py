@@ -51,7 +51,14 @@ from car_graph.ingest.sources import format_help, format_names
 from car_graph.local_server import DEFAULT_MEMORY, MEMORY_PROFILES, LocalNeo4j, ServerStatus, memory_profile
 from car_graph.settings import Settings
 from car_graph.stats import graph_stats
-from car_graph.types import DocumentHistory, Explanation, Hop, instant, known_at_instant
+from car_graph.types import (
+    DocumentHistory,
+    Explanation,
+    Hop,
+    RunRef,
+    instant,
+    parse_known_at,
+)
 from car_graph.verdict import VERDICT_MARGIN, Verdict, VerdictKind
 
 
@@ -312,18 +319,30 @@ as_of_option = click.option(
 )
 
 
-def _known_at(_ctx: click.Context, _param: click.Parameter, value: str | None) -> datetime | None:
+def _known_at(_ctx: click.Context, _param: click.Parameter,
+              value: str | None) -> datetime | RunRef | None:
     try:
-        return known_at_instant(value)
+        return parse_known_at(value)
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from exc
 
 
 known_at_option = click.option(
     "--known-at", "known_at", metavar="DATE", default=None, callback=_known_at,
-    help="Answer as car-graph would have then, from what it had recorded by this date "
-         "(YYYY-MM-DD: the end of that day, UTC) or ISO datetime. Beside --as-of, which is "
-         "the date the answer is about.")
+    help="Answer as car-graph would have then, from what it had committed by this date "
+         "(YYYY-MM-DD or YYYYMMDD: the end of that day, UTC), ISO datetime, or run:N (the "
+         "state run N left). Beside --as-of, which is the date the answer is about.")
+strict_history_option = click.option(
+    "--strict", "strict", is_flag=True,
+    help="With --known-at: refuse an instant before a purge's cut-off instead of answering "
+         "with a note.")
+
+
+def _known_at_lines(known_at: datetime | None, note: str | None) -> str:
+    """The text output's statement of which recorded state answered (empty: the current one)."""
+    if known_at is None:
+        return ""
+    return f"as known at {known_at.isoformat()}" + (f"\nnote: {note}" if note else "")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 progress_option = click.option(
     "--progress/--no-progress", default=None,
@@ -427,26 +446,43 @@ def domains_remove(state: CliState, name: str, as_json: bool) -> None:
 
 
 @main.command("purge")
-@click.option("--before", "before", required=True, metavar="DATE",
+@click.argument("doc_ids", nargs=-1, metavar="[DOC_ID]...")
+@click.option("--before", "before", default=None, metavar="DATE",
               help="Erase history closed before this date (YYYY-MM-DD: before the day began) "
                    "or ISO datetime (UTC unless it names a zone).")
+@click.option("--reason", default=None, help="Why: kept on the purge's recorded run.")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 @json_option
 @pass_state
-def purge(state: CliState, before: str, as_json: bool) -> None:
-    """Really erase closed history (document versions, edges, deleted documents) closed before
-    DATE, for users who must; the current state is untouched. --known-at reads before DATE no
-    longer see what was erased."""
-    try:
-        moment = instant(before, day_end=False)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--before") from exc
+def purge(state: CliState, doc_ids: tuple[str, ...], before: str | None, reason: str | None,
+          yes: bool, as_json: bool) -> None:
+    """Really erase history, on purpose and on the record: everything closed before DATE
+    (--before), or the whole recorded history of DOC_ID... (a deleted document's last version
+    too). The purge is itself a recorded run (`car-graph runs`) with its cut-off and reason;
+    the current state is untouched, and so is every answer at an instant after the cut-off.
+    --known-at reads before it answer with a note (or refuse with --strict)."""
+    if (before is None) == (not doc_ids):
+        raise click.UsageError("give DOC_ID... or --before DATE (one of the two)")
+    moment = None
+    if before is not None:
+        try:
+            moment = instant(before, day_end=False)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--before") from exc
+    what = (f"all history closed before {moment.isoformat()}" if moment is not None
+            else f"the whole recorded history of {', '.join(doc_ids)}")
+    if not yes:
+        click.confirm(f"Erase {what}? This cannot be undone", abort=True, err=True)
     with state.driver() as driver, _client(state, driver) as car:
-        summary = car.purge(moment)
+        summary = car.purge(moment, ids=doc_ids, reason=reason)
     if as_json:
         _echo_json(summary.to_json())
     else:
-        click.echo(f"Erased {summary.versions} closed version(s), {summary.edges} closed edge(s) "
-                   f"and {summary.retired} deleted document(s) closed before {summary.before}")
+        click.echo(f"Purge run {summary.run}: erased {summary.versions} closed version(s), "
+                   f"{summary.edges} closed edge(s) and {summary.retired} deleted document(s) "
+                   + (f"closed before {summary.before}" if summary.before else
+                      f"of {', '.join(summary.documents) or 'nothing'}")
+                   + (f"; not in the graph: {', '.join(summary.missing)}" if summary.missing else ""))
 
 
 @main.command("ingest")
@@ -556,14 +592,16 @@ def _echo_rules_changes(summary: Any, err: bool = False) -> None:
 @click.option("-k", type=click.IntRange(1, 100), default=5, show_default=True, help="Results.")
 @as_of_option
 @known_at_option
+@strict_history_option
 @click.option("--domain", help="Only documents of this domain.")
 @json_option
 @pass_state
 def retrieve(state: CliState, question: str, k: int, as_of: datetime | None,
-             known_at: datetime | None, domain: str | None, as_json: bool) -> None:
+             known_at: datetime | None, strict: bool, domain: str | None, as_json: bool) -> None:
     """The controlling documents for QUESTION, each with its chain from the anchor."""
     with state.driver() as driver, _client(state, driver) as car:
-        verdict = car.answer(question, as_of=_day(as_of), k=k, domain=domain, known_at=known_at)
+        verdict = car.answer(question, as_of=_day(as_of), k=k, domain=domain, known_at=known_at,
+                             strict=strict)
         _refuse_empty_graph(car, verdict)
     retrieval = verdict.retrieval
     assert retrieval is not None  # answer() always keeps the retrieval it decided on
@@ -571,6 +609,8 @@ def retrieve(state: CliState, question: str, k: int, as_of: datetime | None,
         _echo_json({**retrieval.to_json(), "verdict": verdict.kind.value,
                     "verdict_summary": verdict.summary})
     else:
+        if retrieval.known_at is not None:
+            click.echo(_known_at_lines(retrieval.known_at, retrieval.known_at_note))
         click.echo(f"{verdict.kind.value.upper().replace('_', ' ')}: {verdict.summary}")
         click.echo(render_retrieval(retrieval))
 
@@ -610,6 +650,26 @@ def render_verdict(verdict: Verdict) -> str:
     return "\n".join(lines)
 
 
+def render_why(verdict: Verdict) -> str:
+    """``Verdict.why()`` as lines: the decision, each top anchor's evidence, the accounting."""
+    why = verdict.why()
+    head = f"why: singled out by {why['singled_out_by']}" if why["singled_out_by"] else "why:"
+    if why["lead"] is not None:
+        head += f" (lead {why['lead']} over the next, margin {why['margin']})"
+    lines = [head]
+    if why["question_entities"]:
+        lines.append(f"  question links: {', '.join(why['question_entities'])}")
+    for a in why["anchors"]:
+        holds = f" holds {', '.join(a['holds'])}" if a["holds"] else ""
+        lines.append(f"  {a['role']:9s} {a['doc_id']} score {a['score']} text fit {a['text_fit']}{holds}")
+    accounting = why["accounting"]
+    if accounting is not None:
+        missing = f"; no document holds {', '.join(accounting['unexplained'])}" if accounting["unexplained"] else ""
+        lines.append(f"  accounted for: {accounting['share']:.0%} of the question's content words "
+                     f"(best {accounting['best']}){missing}")
+    return "\n".join(lines)
+
+
 def _status_of(verdict: Verdict) -> str:
     return "active" if verdict.kind is VerdictKind.IN_FORCE else verdict.kind.value
 
@@ -618,43 +678,127 @@ def _status_of(verdict: Verdict) -> str:
 @click.argument("question")
 @as_of_option
 @known_at_option
+@strict_history_option
 @click.option("-k", type=click.IntRange(1, 100), default=5, show_default=True,
               help="Results retrieved before the verdict is decided.")
 @click.option("--domain", help="Only documents of this domain.")
 @click.option("--context", "show_context", is_flag=True,
               help="Print the prompt-ready context block (verdict + numbered sources) instead.")
+@click.option("--why", "show_why", is_flag=True,
+              help="Also print the evidence weighed: each top anchor's score, text fit, the "
+                   "entities it holds and its role, and what the documents found account for.")
 @json_option
 @pass_state
-def ask(state: CliState, question: str, as_of: datetime | None, known_at: datetime | None, k: int,
-        domain: str | None, show_context: bool, as_json: bool) -> None:
+def ask(state: CliState, question: str, as_of: datetime | None, known_at: datetime | None,
+        strict: bool, k: int, domain: str | None, show_context: bool, show_why: bool,
+        as_json: bool) -> None:
     """Is what QUESTION asks about still in force? A verdict with the chain and evidence."""
     with state.driver() as driver, _client(state, driver) as car:
-        verdict = car.answer(question, as_of=_day(as_of), k=k, domain=domain, known_at=known_at)
+        verdict = car.answer(question, as_of=_day(as_of), k=k, domain=domain, known_at=known_at,
+                             strict=strict)
         _refuse_empty_graph(car, verdict)
+    # the instant the answer is for: the one asked, or the last commit when that is later
+    seen = verdict.retrieval.known_at if verdict.retrieval is not None else None
+    note = verdict.retrieval.known_at_note if verdict.retrieval is not None else None
     if as_json:
         # known_at only when asked for: the shape without it is unchanged
-        _echo_json({**verdict.to_json(), **({"known_at": known_at.isoformat()} if known_at else {})})
+        _echo_json({**verdict.to_json(), **({"known_at": seen.isoformat()} if seen else {}),
+                    **({"known_at_note": note} if note else {})})
     elif show_context:
+        if seen is not None:
+            click.echo(_known_at_lines(seen, note))
         click.echo(verdict.context())
     else:
+        if seen is not None:
+            click.echo(_known_at_lines(seen, note))
         click.echo(render_verdict(verdict))
+        if show_why:
+            click.echo(render_why(verdict))
 
 
 @main.command("explain")
 @click.argument("doc_id")
 @as_of_option
 @known_at_option
+@strict_history_option
 @json_option
 @pass_state
 def explain(state: CliState, doc_id: str, as_of: datetime | None, known_at: datetime | None,
-            as_json: bool) -> None:
+            strict: bool, as_json: bool) -> None:
     """Status of DOC_ID and the chains to the documents that control it."""
     with state.driver() as driver, _client(state, driver) as car:
-        explanation = car.explain(doc_id, as_of=_day(as_of), known_at=known_at)
+        explanation = car.explain(doc_id, as_of=_day(as_of), known_at=known_at, strict=strict)
     if as_json:
         _echo_json(explanation.to_json())
         return
     click.echo(render_explanation(explanation), nl=False)
+
+
+CHECK_STATUSES = ("superseded", "partially_superseded", "withdrawn", "unresolved", "not_found", "mixed")
+
+
+def _statuses(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tuple[str, ...]:
+    wanted = tuple(s.strip() for s in (value or "").split(",") if s.strip())
+    unknown = [s for s in wanted if s not in CHECK_STATUSES]
+    if unknown:
+        raise click.BadParameter(f"unknown status {', '.join(unknown)}; choose from "
+                                 f"{', '.join(CHECK_STATUSES)}")
+    return wanted
+
+
+@main.command("check")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@as_of_option
+@known_at_option
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "sarif"]), default="table",
+              show_default=True, help="The report: a table, JSON, or SARIF 2.1.0 for CI.")
+@json_option
+@click.option("--fail-on", "fail_on", default=None, callback=_statuses, metavar="STATUSES",
+              help="Exit 1 when a mention cites a document of one of these statuses "
+                   "(comma-separated, e.g. superseded,withdrawn).")
+@pass_state
+def check(state: CliState, path: Path, as_of: datetime | None, known_at: datetime | None,
+          fmt: str, as_json: bool, fail_on: tuple[str, ...]) -> None:
+    """Cite-check a text file (text, Markdown, text taken from a PDF): every identifier and
+    name of a document the graph holds, with its line, status and controlling document."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    with state.driver() as driver, _client(state, driver) as car:
+        report = car.check(text, as_of=_day(as_of), known_at=known_at)
+    if as_json or fmt == "json":
+        _echo_json(report.to_json())
+    elif fmt == "sarif":
+        _echo_json(report.sarif(str(path), fail_on))
+    else:
+        click.echo(report.table())
+    failing = report.failing(fail_on)
+    if failing:
+        click.echo(f"{len(failing)} mention(s) cite a document that is "
+                   f"{' or '.join(sorted({s for m in failing for s in m.statuses} & set(fail_on)))}",
+                   err=True)
+        raise SystemExit(1)
+
+
+@main.command("runs")
+@json_option
+@pass_state
+def runs(state: CliState, as_json: bool) -> None:
+    """Every recorded run (ingest, delete, purge, rules removal), oldest first: its number (what
+    --known-at run:N names), kind, source, when it started and when its last commit closed
+    (its writes are visible to --known-at from each commit), and its counts."""
+    with state.driver() as driver, _client(state, driver) as car:
+        found = car.runs()
+    if as_json:
+        _echo_json({"runs": [r.to_json() for r in found]})
+        return
+    for r in found:
+        counts = ", ".join(f"{k} {v}" for k, v in r.counts.items()) or "-"
+        extra = (f" cut-off {r.cutoff.isoformat()}" if r.cutoff else "") + \
+                (f" documents {', '.join(r.documents)}" if r.documents else "") + \
+                (f" reason: {r.reason}" if r.reason else "")
+        click.echo(f"run {r.run} {r.command} source {r.source or '-'} started "
+                   f"{r.started.isoformat()} committed "
+                   f"{r.committed.isoformat() if r.committed else 'never'} "
+                   f"({r.commits} commit(s)) {counts}{extra}")
 
 
 @main.command("history")
@@ -715,6 +859,7 @@ def render_explanation(explanation: Explanation) -> str:
 
     when = f" as of {explanation.as_of}" if explanation.as_of else ""
     when += f" as known at {explanation.known_at.isoformat()}" if explanation.known_at else ""
+    when += f" (note: {explanation.known_at_note})" if explanation.known_at_note else ""
     root = Tree(Text(label(explanation.doc_id, explanation.title, str(explanation.status)) + when))
     root.add(Text("scope: " + (", ".join(explanation.scope) or "-")))
     if explanation.supersedes:
@@ -992,13 +1137,16 @@ def demo(state: CliState, k: int, progress: bool | None) -> None:
 @click.option("--max-result-chars", type=click.IntRange(4000, None), default=40_000, show_default=True,
               help="Largest tool result, in characters of JSON; listing tools page beyond it.")
 @click.option("--cypher-timeout", type=click.FloatRange(0.1, 3600), default=30.0, show_default=True,
-              help="Seconds a cypher_read statement may run.")
+              help="Seconds a cypher_read statement may run (and no longer than --call-timeout).")
+@click.option("--call-timeout", type=click.FloatRange(0.1, 3600), default=30.0, show_default=True,
+              help="Every tool call's deadline in seconds: its Neo4j transactions' timeout and its "
+                   "budget; past it the call is a retryable error and its work is stopped.")
 @click.option("--log-level", type=click.Choice(["DEBUG", "INFO", "WARNING", "ERROR"]),
               default="WARNING", show_default=True, help="Log level (logs go to stderr only).")
 @pass_state
 def mcp(state: CliState, http: bool, host: str, port: int, allow_ingest: bool,
         allow_overwrite: bool, allow_rules: bool, allow_cypher: bool, max_result_chars: int,
-        cypher_timeout: float, log_level: str) -> None:
+        cypher_timeout: float, log_level: str, call_timeout: float) -> None:
     """Serve car-graph to AI agents over the Model Context Protocol.
 
     \b
@@ -1009,7 +1157,7 @@ def mcp(state: CliState, http: bool, host: str, port: int, allow_ingest: bool,
                        bearer token on every request (Authorization: Bearer TOKEN).
 
     Tools: ask, retrieve, explain, query (analyst library, read-only), list_queries, stats,
-    schema; cypher_read with --allow-cypher; ingest_records with --allow-ingest. Needs the
+    schema, history; cypher_read with --allow-cypher; ingest_records with --allow-ingest. Needs the
     SDK: pip install 'car-graph[mcp]'.
     See docs/agents.md.
     """
@@ -1019,4 +1167,4 @@ def mcp(state: CliState, http: bool, host: str, port: int, allow_ingest: bool,
     mcp_server.serve(state.settings, http=http, host=host, port=port, allow_ingest=allow_ingest,
                      allow_overwrite=allow_overwrite, allow_cypher=allow_cypher,
                      max_result_chars=max_result_chars, cypher_timeout=cypher_timeout,
-                     log_level=log_level, allow_rules=allow_rules)
+                     log_level=log_level, allow_rules=allow_rules, call_timeout=call_timeout)

@@ -13,6 +13,7 @@ import functools
 import json
 import logging
 import math
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
@@ -46,6 +47,7 @@ from car_graph.evaluation import (
     recorded_embedders,
 )
 from car_graph.extraction import EntityExtractor
+from car_graph.history import KnownAtPin, RunInfo, list_runs, pin_known_at
 from car_graph.ingest.pipeline import (
     DeleteSummary,
     DomainRemoval,
@@ -70,7 +72,7 @@ from car_graph.rules import ANY_DOMAIN, Rule, read_domain_file, ruleset_name
 from car_graph.settings import Settings
 from car_graph.store import GraphStore, RehearsalStore
 from car_graph.target import resolve_target
-from car_graph.types import DocumentHistory, Explanation, KnownAt, Result, instant, known_at_instant
+from car_graph.types import DocumentHistory, Explanation, KnownAt, Result, instant
 from car_graph.verdict import (
     VERDICT_DEPTH,
     VERDICT_MARGIN,
@@ -134,6 +136,9 @@ class CarClient:
         self._retrieval_settings = retrieval_settings
         self._owns_driver = owns_driver
         self._retriever: Retriever | None = None
+        # models and the retriever are made once even when threads (car-graph mcp's concurrent
+        # reads) ask for them at the same moment; using them needs no lock
+        self._creating = threading.RLock()
 
     @classmethod
     def from_env(cls, settings: Settings | None = None, **kwargs: Any) -> CarClient:
@@ -159,31 +164,38 @@ class CarClient:
     @property
     def embedder(self) -> Embedder:
         if self._embedder is None:
-            # None falls back to the library defaults; from_env passes the environment's choices
-            self._embedder = create_embedder(
-                self._embedding_model, self._embedding_variant,
-                device=self._embedding_device or DEFAULT_EMBEDDING_DEVICE, home=self._home)
+            with self._creating:
+                if self._embedder is None:
+                    # None falls back to the library defaults; from_env passes the environment's choices
+                    self._embedder = create_embedder(
+                        self._embedding_model, self._embedding_variant,
+                        device=self._embedding_device or DEFAULT_EMBEDDING_DEVICE, home=self._home)
         return self._embedder
 
     @property
     def extractor(self) -> EntityExtractor:
         if self._extractor is None:
-
-            # Rules only: a statistical model, if one happens to be installed, would cut ingest
-            # throughput ~15x for mentions that retrieval does not use.
-            self._extractor = EntityExtractor(use_statistical=False)
+            with self._creating:
+                if self._extractor is None:
+                    # Rules only: a statistical model, if one happens to be installed, would cut
+                    # ingest throughput ~15x for mentions that retrieval does not use.
+                    self._extractor = EntityExtractor(use_statistical=False)
         return self._extractor
 
     @property
     def retriever(self) -> Retriever:
         """One Retriever per client, rebuilt after this client changes the graph (its linker
         reads the graph's domains once, and it remembers analysed questions)."""
-        if self._retriever is None:
-
-            self._retriever = Retriever(self.store, self.embedder, self.extractor,
-                                        self._retrieval_settings)
-            self._warn_if_questions_embed_differently()
-        return self._retriever
+        retriever = self._retriever
+        if retriever is None:
+            with self._creating:
+                retriever = self._retriever
+                if retriever is None:
+                    retriever = Retriever(self.store, self.embedder, self.extractor,
+                                          self._retrieval_settings)
+                    self._retriever = retriever
+                    self._warn_if_questions_embed_differently()
+        return retriever
 
     def _warn_if_questions_embed_differently(self) -> None:
         """Questions embedded by another variant than the documents still find them (the
@@ -391,12 +403,16 @@ class CarClient:
         self._retriever = None
         return remove_domain(self.store, name)
 
-    def purge(self, before: date | datetime | str) -> PurgeSummary:
-        """Really erase history closed before ``before`` (a date: its first instant; a datetime
-        without a zone is UTC): closed document versions and edges, retired documents left
-        without either. The current state is never touched."""
+    def purge(self, before: date | datetime | str | None = None, *, ids: Sequence[str] = (),
+              reason: str | None = None) -> PurgeSummary:
+        """Really erase history, as a recorded purge run (with ``reason``): what was closed
+        before ``before`` (a date: its first instant; a datetime without a zone is UTC) --
+        closed versions no kept edge needs, closed edges, retired documents left without
+        either -- or the whole recorded history of the documents ``ids``. The current state is
+        never touched, nor any answer at an instant after the cut-off."""
 
-        return purge_history(self.store, instant(before, day_end=False))
+        return purge_history(self.store, None if before is None else instant(before, day_end=False),
+                             ids, reason)
 
     def retrieve(
         self, question: str, k: int = 5, as_of: date | None = None, domain: str | None = None,
@@ -406,20 +422,47 @@ class CarClient:
 
     def retrieve_report(
         self, question: str, k: int = 5, as_of: date | None = None, domain: str | None = None,
-        *, known_at: KnownAt = None,
+        *, known_at: KnownAt = None, strict: bool = False,
     ) -> Retrieval:
         """Results plus the query's anchors, suppressed anchors and ambiguous scopes.
-        ``known_at`` (a date: its end; a datetime; ISO text): the answer car-graph would have
-        given then, from the graph as it had recorded it (None: the current graph)."""
-        return self.retriever.retrieve(question, k, as_of, domain, known_at_instant(known_at))
+        ``known_at`` (a date: its end; a datetime; ISO text; ``run:N``): the answer car-graph
+        would have given then, from the graph as it had recorded it (None: the current graph;
+        car_graph/history.py). ``strict``: refuse an instant before a purge's cut-off."""
+        pin = self.pin_known_at(known_at, strict=strict)
+        retrieval = self.retriever.retrieve(question, k, as_of, domain, pin.instant if pin else None)
+        return _stamped(retrieval, pin)
+
+    def runs(self) -> list[RunInfo]:
+        """Every recorded run, oldest first (`car-graph runs`)."""
+        return list_runs(self.store)
+
+    def pin_known_at(self, known_at: KnownAt, *, strict: bool = False) -> KnownAtPin | None:
+        """``known_at`` resolved against the graph's commits (car_graph/history.py)."""
+        if known_at is None:
+            return None
+        self._require_documents()
+        return pin_known_at(self.store, known_at, strict=strict)
+
+    def _known_instant(self, known_at: KnownAt) -> datetime | None:
+        """The transaction time a known-at read uses (pin_known_at), or None for now."""
+        pin = self.pin_known_at(known_at)
+        return pin.instant if pin is not None else None
+
+    def _require_documents(self) -> None:
+        """EmptyGraphError before any ingest (rather than answers about a graph never loaded)."""
+        if self.document_count() == 0 and not self.store.read("known_at_pin", known_at=None,
+                                                               run=None)[0]["last"]:
+            raise EmptyGraphError()
 
     def explain(self, doc_id: str, as_of: date | None = None, *,
-                known_at: KnownAt = None) -> Explanation:
+                known_at: KnownAt = None, strict: bool = False) -> Explanation:
         """Raises UnknownDocumentError (with the nearest existing ids) for an unknown id.
-        ``known_at``: as car-graph recorded the document and its edges then."""
+        ``known_at``: as car-graph recorded the document and its edges then (``strict``: as
+        retrieve_report)."""
 
+        pin = self.pin_known_at(known_at, strict=strict)
         try:
-            return self.retriever.explain(doc_id, as_of, known_at_instant(known_at))
+            return _stamped(self.retriever.explain(doc_id, as_of, pin.instant if pin else None), pin)
         except NotFoundError as exc:
             if self.document_count() == 0:
 
@@ -462,7 +505,7 @@ class CarClient:
     def answer(
         self, question: str, as_of: date | None = None, *, k: int = 5, domain: str | None = None,
         llm: Callable[[str], str] | None = None, margin: float = VERDICT_MARGIN,
-        known_at: KnownAt = None,
+        known_at: KnownAt = None, strict: bool = False,
     ) -> Verdict:
         """Is the document the question is about in force, and if not, what controls it?
 
@@ -477,11 +520,11 @@ class CarClient:
         verdict car-graph would have given then (readings and any explain read as recorded then).
         """
 
-        listed, judged = self._judged_retrievals(question, k, as_of, domain,
-                                                 known_at_instant(known_at))
+        pin = self.pin_known_at(known_at, strict=strict)
+        listed, judged = self._judged_retrievals(question, k, as_of, domain, pin.instant if pin else None)
         verdict = self.verdict_on(judged, k=VERDICT_DEPTH, margin=margin)
-        if listed is not judged:
-            verdict = replace(verdict, retrieval=listed)
+        if listed is not judged or pin is not None:
+            verdict = replace(verdict, retrieval=_stamped(listed, pin))
         return with_llm(verdict, llm) if llm is not None else verdict
 
     def _judged_retrievals(self, question: str, k: int, as_of: date | None, domain: str | None,
@@ -542,8 +585,45 @@ class CarClient:
         self, question: str, as_of: date | None = None, *, k: int = 5, domain: str | None = None,
         limit: int | None = 8, known_at: KnownAt = None,
     ) -> str:
-        """The prompt-ready context block for ``question``: ``answer(...).context()``."""
-        return self.answer(question, as_of, k=k, domain=domain, known_at=known_at).context(limit)
+        """The prompt-ready context block for ``question``: ``answer(...).context()``; with
+        ``known_at``, first a line saying which recorded state answered ("As known at ..."), so
+        a historical answer never reads as today's."""
+        verdict = self.answer(question, as_of, k=k, domain=domain, known_at=known_at)
+        retrieval = verdict.retrieval
+        if retrieval is None or retrieval.known_at is None:
+            return verdict.context(limit)
+        note = f" Note: {retrieval.known_at_note}." if retrieval.known_at_note else ""
+        return (f"As known at {retrieval.known_at.isoformat()} (car-graph's record then, not "
+                f"necessarily today's).{note}\n{verdict.context(limit)}")
+
+    def guard(
+        self, documents: Iterable[Any], question: str | None = None, as_of: date | None = None,
+        known_at: KnownAt = None, policy: str = "annotate", id_key: str = "doc_id",
+    ) -> Any:
+        """Guard what another retriever returned (car_graph/guard.py): each item (a string, a
+        mapping with ``text``/``page_content`` and ``metadata``, or an object with those
+        attributes) matched to a car-graph document by ``metadata[id_key]`` or by its text,
+        with its status, verdict and controlling documents as of ``as_of``, and the
+        ``policy``'s context (keep, annotate, replace, drop). Returns a GuardReport; items the
+        graph does not hold pass through untouched."""
+        from car_graph import guard
+        from car_graph.extraction import stop_words
+
+        return guard.guard(self.store, lambda: self.embedder, documents, question=question,
+                           as_of=as_of, known_at=self._known_instant(known_at), policy=policy,
+                           id_key=id_key, stop=stop_words())
+
+    def check(self, text: str, as_of: date | None = None, *, known_at: KnownAt = None) -> Any:
+        """The citator (car_graph/citator.py): every mention in ``text`` of a document the
+        graph holds (identifiers of the graph's domains, names written in full), with its
+        span, line, status as of ``as_of`` and controlling documents. Returns a CheckReport."""
+        from car_graph import citator
+
+        retriever = self.retriever
+        if retriever.linker.names is None:  # a text has many lines: no name look-up per line
+            retriever.load_names()
+        return citator.check(self.store, retriever.linker, retriever.domains, text, as_of,
+                             self._known_instant(known_at))
 
     def query(self, name: str, **params: Any) -> QueryResult:
         """Run an analyst query (``queries/analyst/NAME.cypher``) in a READ transaction."""
@@ -559,7 +639,7 @@ class CarClient:
 
         return evaluate(
             self.retriever, read_queries(queries_path), k=k, systems=systems, domain=domain,
-            progress=progress, depth=depth, known_at=known_at_instant(known_at),
+            progress=progress, depth=depth, known_at=self._known_instant(known_at),
         )
 
     def evaluate_verdicts(
@@ -629,3 +709,11 @@ def naive_outcome(explanation: Explanation | None) -> VerdictOutcome:
     kind = kind_of_status(explanation.status).value
     return VerdictOutcome(kind=kind, reading=Reading(
         explanation.doc_id, kind, frozenset(r.doc_id for r in explanation.controlling)))
+
+
+def _stamped(answer: Any, pin: KnownAtPin | None) -> Any:
+    """A Retrieval or Explanation stamped with the instant its known-at read answers for (the
+    last commit when the instant asked is beyond it) and the pin's note."""
+    if pin is None:
+        return answer
+    return replace(answer, known_at=pin.shown, known_at_note=pin.note)

@@ -17,6 +17,8 @@ CarError
 ├── NotFoundError            a document id does not exist
 │   └── UnknownDocumentError     ... with the nearest ids that do
 ├── EmptyGraphError          the database holds no documents yet
+├── UnknownRunError          --known-at run:N names a run the graph has no commit of
+├── HistoryPurgedError       --strict: --known-at is before a purge's cut-off
 └── MissingExtraError        an optional extra (a RAG adapter's framework, matplotlib) is not installed
 """
 
@@ -51,6 +53,21 @@ class ServerUnavailableError(CarError):
             "start it with `car-graph neo4j start`; otherwise start your server or fix "
             "NEO4J_URI, then run the command again (ingest is idempotent)."
         )
+
+
+class DeadlineExceededError(CarError):
+    """Work stopped at its deadline (``car-graph mcp --call-timeout``), or because its caller
+    cancelled it: the request may be fine, and calling again (with less to do) may succeed."""
+
+    def __init__(self, seconds: float, *, cancelled: bool = False) -> None:
+        super().__init__(seconds, cancelled)
+        self.seconds, self.cancelled = seconds, cancelled
+
+    def __str__(self) -> str:
+        if self.cancelled:
+            return "the call was cancelled by its client; its work was stopped"
+        return (f"the call ran past its deadline of {self.seconds:g} s and was stopped (its Neo4j "
+                "transaction too)")
 
 
 class UnsafeTargetError(CarError):
@@ -199,6 +216,28 @@ class EmptyGraphError(CarError):
     def __str__(self) -> str:
         return ("the graph holds no documents yet: load some with `car-graph ingest FILE.jsonl` "
                 "(or `car-graph demo` for the bundled sample)")
+
+
+class UnknownRunError(CarError, LookupError):
+    def __init__(self, number: int, last: int | None) -> None:
+        super().__init__(number, last)
+        self.number, self.last = number, last
+
+    def __str__(self) -> str:
+        runs = f"runs go up to {self.last}" if self.last is not None else "no run is recorded yet"
+        return f"no committed run {self.number} in the graph ({runs}; `car-graph runs` lists them)"
+
+
+class HistoryPurgedError(CarError):
+    """--strict: the instant asked for is before a purge's cut-off, so the answer may lack
+    what was erased."""
+
+    def __init__(self, note: str) -> None:
+        super().__init__(note)
+        self.note = note
+
+    def __str__(self) -> str:
+        return f"{self.note} (--strict refuses; drop it to answer with this note)"
 
 
 class MissingExtraError(CarError, ImportError):

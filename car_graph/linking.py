@@ -41,7 +41,6 @@ from typing import Any
 
 import Stemmer
 from rapidfuzz.distance import OSA
-from wordfreq import zipf_frequency
 
 from car_graph.domains import DomainRegistry
 from car_graph.extraction import EntityExtractor, stop_words
@@ -363,6 +362,8 @@ def fulltext_query(text: str) -> str:
 
 @functools.cache
 def _zipf(word: str) -> float:
+    from wordfreq import zipf_frequency  # 0.2 s to import: only when a word is weighed
+
     return zipf_frequency(word, "en")
 
 

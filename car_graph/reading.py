@@ -21,7 +21,6 @@ from typing import Any
 import yaml
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
-from wordfreq import zipf_frequency
 
 from car_graph.errors import ConfigError
 from car_graph.lexicon import Lexicon
@@ -54,6 +53,8 @@ class AccountingWeights:
         """
         if word.isdigit():
             return self.number_weight
+        from wordfreq import zipf_frequency  # 0.2 s to import: only when a word is weighed
+
         return max(self.min_weight, self.zipf_ceiling - zipf_frequency(word, "en"))
 
 

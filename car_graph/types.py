@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime, time, timedelta
@@ -26,7 +27,10 @@ def instant(value: date | datetime | str, *, day_end: bool) -> datetime:
     if isinstance(value, str):
         text = value.strip()
         try:
-            value = date.fromisoformat(text) if len(text) == 10 else datetime.fromisoformat(text)
+            # a date-only text, extended (2026-12-07) or basic (20261207), is a date: its end
+            # (or start) -- never the midnight datetime.fromisoformat reads '20261207' as
+            value = (date.fromisoformat(text) if _DATE_ONLY.fullmatch(text)
+                     else datetime.fromisoformat(text))
         except ValueError as exc:
             raise ValueError(f"not a date (YYYY-MM-DD) or an ISO datetime: {value!r}") from exc
     if isinstance(value, datetime):
@@ -35,12 +39,49 @@ def instant(value: date | datetime | str, *, day_end: bool) -> datetime:
     return start + timedelta(days=1, microseconds=-1) if day_end else start
 
 
-KnownAt = date | datetime | str | None  # what --known-at and the client's known_at accept
+_DATE_ONLY = re.compile(r"\d{4}-?\d{2}-?\d{2}")
+
+
+@dataclass(frozen=True)
+class RunRef:
+    """``--known-at run:42``: the graph as run 42 left it (its last commit)."""
+
+    number: int
+
+    def __str__(self) -> str:
+        return f"run:{self.number}"
+
+
+KnownAt = date | datetime | str | RunRef | None  # what --known-at and the client's known_at accept
+_RUN_REF = re.compile(r"run:(\d+)", re.IGNORECASE)
 
 
 def known_at_instant(value: KnownAt) -> datetime | None:
     """--known-at as the instant whose recorded state is read (None: the current state)."""
-    return None if value is None else instant(value, day_end=True)
+    parsed = parse_known_at(value)
+    if isinstance(parsed, RunRef):
+        raise ValueError(f"{parsed} names a run: resolve it against the graph (pin_known_at)")
+    return parsed
+
+
+def parse_known_at(value: KnownAt) -> datetime | RunRef | None:
+    """The one parser of a known-at value on every surface (CLI, client, MCP, query -p): a
+    date (YYYY-MM-DD or YYYYMMDD: the END of that day, UTC), an ISO datetime (no zone: UTC),
+    or ``run:N`` (the state run N left). ValueError names what is accepted."""
+    if value is None or isinstance(value, RunRef):
+        return value
+    if isinstance(value, str):
+        match = _RUN_REF.fullmatch(value.strip())
+        if match:
+            return RunRef(int(match.group(1)))
+        try:
+            return instant(value, day_end=True)
+        except ValueError as exc:
+            raise ValueError(f"not a date (YYYY-MM-DD: the end of that day, UTC), an ISO "
+                             f"datetime or run:N: {value!r}") from exc
+    if isinstance(value, date | datetime):
+        return instant(value, day_end=True)
+    raise ValueError(f"not a date, an ISO datetime or run:N: {value!r}")
 
 
 class Status(StrEnum):
@@ -63,7 +104,7 @@ class Hop:
     partial: bool = False
 
     def how(self) -> str:
-        """"via RULE[ on DATE][ (in part)]": how this edge supersedes, as the CLI prints it."""
+        """``via RULE[ on DATE][ (in part)]``: how this edge supersedes, as the CLI prints it."""
         when = f" on {self.effective}" if self.effective else ""
         return f"via {self.rule}{when}{' (in part)' if self.partial else ''}"
 
@@ -133,6 +174,13 @@ class Retrieval:
     # (a typo's correction: "Zope" for zope2; the name's significant words alone), each with
     # those words in the name's order: how the question writes the name. Not in to_json.
     question_spellings: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # with known_at: what the reader must know about that instant (a later instant answered as
+    # of the last commit, history purged before it); in to_json when set
+    known_at_note: str | None = None
+    # as of a date / known at an instant the anchor search went deeper to find enough anchors
+    # visible then, and its bound stopped it first (RetrievalSettings.max_candidates); in
+    # to_json when True
+    anchor_search_cut: bool = False
 
     @property
     def ids(self) -> list[str]:
@@ -165,6 +213,8 @@ class Retrieval:
             ],
             # only when asked for: the shape without --known-at is unchanged
             **({"known_at": self.known_at.isoformat()} if self.known_at else {}),
+            **({"known_at_note": self.known_at_note} if self.known_at_note else {}),
+            **({"anchor_search_cut": True} if self.anchor_search_cut else {}),
         }
 
 
@@ -190,6 +240,7 @@ class Explanation:
     # analyst/multi_chain_scopes reports): the verdict's caution. None: not read (an
     # explanation made by hand)
     ambiguous_scopes: tuple[str, ...] | None = None
+    known_at_note: str | None = None   # as Retrieval.known_at_note; in to_json when set
 
     def to_json(self) -> dict[str, Any]:
         """The shape of ``car-graph explain --json``, a contract (``known_at`` only when asked
@@ -201,6 +252,8 @@ class Explanation:
             del data["known_at"]
         else:
             data["known_at"] = self.known_at.isoformat()
+        if not self.known_at_note:
+            del data["known_at_note"]
         return data
 
 

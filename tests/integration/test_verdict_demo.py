@@ -227,3 +227,14 @@ def test_the_questions_the_sample_does_hold_are_still_found(demo_graph) -> None:
         verdict = demo_graph.answer(question)
         assert verdict.kind is not VerdictKind.NOT_FOUND, verdict.to_json()["why"]
         assert verdict.accounting is not None and verdict.accounting.share > 0.5
+
+
+def test_ask_why_prints_each_anchors_evidence_and_the_accounting(demo_graph, cli_env) -> None:
+    run = CliRunner().invoke(main, ["ask", BOWERS_QUESTION, "--why"], env=cli_env)
+    assert run.exit_code == 0, run.output
+    lines = run.output.splitlines()
+    why = lines.index(next(line for line in lines if line.startswith("why:")))
+    assert any(line.strip().startswith(f"subject   {BOWERS} score ") for line in lines[why:])
+    assert any(line.strip().startswith("accounted for: ") for line in lines[why:])
+    data = json.loads(CliRunner().invoke(main, ["ask", BOWERS_QUESTION, "--json"], env=cli_env).output)
+    assert data["why"]["anchors"][0]["doc_id"] == BOWERS and data["why"]["anchors"][0]["role"] == "subject"
