@@ -250,7 +250,7 @@ def run(car: CarClient, reset: Callable[[], None], raw_dir: Path, *, domains: Se
     rows: list[SetRow] = []
     for domain, (documents, sets) in suites.items():
         if foreign_questions is not None:
-            foreign = {other: list(questions)[:per_set or None]
+            foreign = {other: list(questions)  # given whole: the caller chose them
                        for other, questions in foreign_questions.items() if other != domain}
         else:  # a domain not built in this run: its committed question files
             foreign = {other: ([r for name in FOREIGN_SETS for r in suites[other][1].get(name, [])]

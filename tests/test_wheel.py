@@ -54,6 +54,8 @@ LIBRARY_FILES = (
     "car_graph/graph_schema/*.py", "car_graph/graph_schema/*.cypher", "car_graph/graph_schema/browser.grass",
     "car_graph/graph_schema/README.md",
     "car_graph/resources/*.xml", "car_graph/resources/sample/*.jsonl", "car_graph/resources/sample/SOURCE.md",
+    # the verdict's data: its fitted weights and the cue words of each language
+    "car_graph/resources/verdict.yaml", "car_graph/resources/lexicon/*.yaml",
 )
 
 BENCHMARKS_PROBE = """
@@ -101,6 +103,7 @@ def test_wheel_installs_and_runs(tmp_path: Path) -> None:
     top_level = {n.split("/", 1)[0] for n in names if not n.split("/", 1)[0].endswith(".dist-info")}
     assert top_level == {"car_graph"}
     assert "car_graph/resources/neo4j-pom.xml" in names
+    assert {"car_graph/resources/verdict.yaml", "car_graph/resources/lexicon/en.yaml"} <= set(names)
     assert any(n.startswith("car_graph/queries/") and n.endswith(".cypher") for n in names)
     assert any(n.startswith("car_graph/graph_schema/") and n.endswith(".cypher") for n in names)
     assert not [n for n in names if n.startswith("car_graph/benchmarks/") or "car_graph_benchmarks" in n]

@@ -405,7 +405,10 @@ def check_history(db: Any, store: GraphStore, extractor: EntityExtractor, docs: 
     assert graph_edges(store) == reference_edges(final.edges), "current state after the history"
 
     times = [at for at, _ in history.states]
-    before = times[0].to_native() - timedelta(microseconds=1)
+    # just before the first run began: a time is when a run's last commit closed, and its earlier
+    # commits (one per batch) were visible before that
+    first_run = db.execute_query("MATCH (r:Run) RETURN min(r.at) AS at").records[0]["at"]
+    before = first_run.to_native() - timedelta(microseconds=1)
     ids = sorted(ever)
 
     def work(tx: Any) -> dict[Any, Any]:

@@ -195,8 +195,11 @@ def test_answer_reads_the_closures_retrieval_walked_in_one_statement(demo_graph)
                 demo_graph.answer(question, as_of=as_of)
             finally:
                 store.read, store.in_read_transaction = read, in_tx  # type: ignore[method-assign]
-            assert sent[0] == "car" and set(sent[1:]) <= CORPUS_LOOKUPS, (question, sent)
-            looked_up += len(sent) > 1
+            # as of a date, fewer anchors are visible: the anchor search may go deeper (issue
+            # 61: stable search in the past), a count and car again, never a closure besides
+            deeper = {"car", "searchable_count"} if as_of is not None else set()
+            assert sent[0] == "car" and set(sent[1:]) <= CORPUS_LOOKUPS | deeper, (question, sent)
+            looked_up += any(name in CORPUS_LOOKUPS for name in sent[1:])
             asked += 1
             sent.clear()
     assert looked_up < asked / 2, (looked_up, asked)
@@ -211,7 +214,8 @@ def test_a_verdict_reads_every_returned_anchor_not_only_the_top_k(demo_graph) ->
     assert set(retrieval.anchors) <= {e.doc_id for e in retrieval.readings}
 
 
-@pytest.mark.parametrize("question", ["Who won the 2022 World Cup?", "Is Roe v. Wade still good law?"])
+@pytest.mark.parametrize("question", ["Is Roe v. Wade still good law?",
+                                      "Is the Treaty of Westphalia still binding?"])
 def test_a_question_about_what_the_graph_does_not_hold_is_not_found(demo_graph, question: str) -> None:
     # the sample holds no document about either: dense search still returns its nearest, but
     # none of them writes the question's own rare words, so no reading is offered
