@@ -651,13 +651,15 @@ def rederive_unresolved(store: GraphStore, ids: list[str] | None,
     if ids is not None and rules:
         watched = sorted({*ids, *(r["id"] for r in store.read("scope_neighbours", ids=ids))})
     before = {r["id"]: r["unresolved_from"] for r in store.read("document_unresolved", ids=watched)}
-    store.write("reset_unresolved", ids=ids)
+    # the neighbours are recomputed too, not only lowered: a batch document that changed kind or
+    # scope may no longer leave its neighbour undecided (reset, then every pair of a watched one)
+    store.write("reset_unresolved", ids=watched)
     for rule in rules:
         params = rule.parameters() if isinstance(rule, Rule) else rule
         if not params:
             continue
         store.write(
-            "mark_unresolved", ids=ids, scope_all=params.get("scope_all", False),
+            "mark_unresolved", ids=watched, scope_all=params.get("scope_all", False),
             **{k: params[k] for k in ("newer_kinds", "older_kinds", "scope_types", "domain")},
         )
     after = {r["id"]: r["unresolved_from"] for r in store.read("document_unresolved", ids=watched)}
