@@ -3,14 +3,19 @@
 One JSON object per line::
 
     {"id": str, "text": str, "title"?: str, "domain"?: str, "kind"?: str,
-     "published"?: "YYYY-MM-DD" | "YYYY-MM-DDTHH:MM[:SS][+HH:MM]", "scope"?: {entity_type: key | [keys]},
+     "published"?: "YYYY-MM-DD" | "YYYY-MM-DDTHH:MM[:SS][+HH:MM]" | "YYYY-MM" | "YYYY",
+     "scope"?: {entity_type: key | [keys]},
      "supersedes"?: [id | {"id": str, "effective"?: date, "evidence"?: str, "partial"?: bool}],
      "attributes"?: {...}}
 
 ``published`` may carry a time of day: the record keeps its date as ``published`` (as-of filtering
 is by date) and the full instant as ``published_at`` (rules with ``order: later`` compare instants,
 so two events of one day are ordered). An instant with an offset is converted to UTC; one without
-is taken as written (all naive instants of a corpus are assumed to share one clock).
+is taken as written (all naive instants of a corpus are assumed to share one clock). A source that
+knows only the year ("1982") or the month ("1982-06") says so: the record keeps the first day of
+that period as ``published`` and the precision as ``date_precision``, and ``order: later``
+compares two documents at the coarser of their precisions, where the same year is not earlier (a
+document of 1982 may supersede another of 1982; the edge's evidence says the order rests on the year).
 
 Unknown top-level fields are kept as attributes. A malformed line is reported with its file and
 line number and skipped; every valid line is still loaded. Lines are read as bytes and decoded one
@@ -65,10 +70,17 @@ class DocumentRecord:
     published: date | None = None
     # the publication instant, when ``published`` was given with a time of day
     published_at: datetime | None = None
+    # how much of ``published`` the source knows: "day", or "month" / "year" (``published`` is
+    # then the period's first day)
+    date_precision: str = "day"
     # entity type -> keys; supersession is keyed on these (a package, a case, a drug)
     scope: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     supersedes: tuple[SupersedesRef, ...] = ()
     attributes: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.date_precision not in PRECISION_CHARS:
+            raise ValueError(f"date_precision {self.date_precision!r} is not one of {sorted(PRECISION_CHARS)}")
 
     def to_json(self) -> dict[str, Any]:
         """The record in the generic JSON Lines format (round-trips through parse_record)."""
@@ -81,7 +93,7 @@ class DocumentRecord:
         if self.published_at:
             out["published"] = self.published_at.isoformat()
         elif self.published:
-            out["published"] = self.published.isoformat()
+            out["published"] = self.published.isoformat()[:PRECISION_CHARS[self.date_precision]]
         if self.scope:
             out["scope"] = {t: list(keys) for t, keys in self.scope.items()}
         if self.supersedes:
@@ -163,11 +175,26 @@ def _indexed(value: str | None, what: str) -> str | None:
     return None if value is None else _key(value, what)
 
 
-def parse_published(value: Any) -> tuple[date | None, datetime | None]:
-    """``published`` -> (date, instant or None): a date, or an ISO date-time whose date is kept
-    as written and whose instant is made naive UTC when it carries an offset."""
+# how many characters of an ISO date each precision writes
+PRECISION_CHARS = {"year": 4, "month": 7, "day": 10}
+
+
+def parse_published(value: Any) -> tuple[date | None, datetime | None, str]:
+    """``published`` -> (date, instant or None, precision): a date, a year ("1982") or a month
+    ("1982-06") -- the period's first day, with its precision --, or an ISO date-time whose date
+    is kept as written and whose instant is made naive UTC when it carries an offset.
+
+    >>> parse_published("1982")
+    (datetime.date(1982, 1, 1), None, 'year')
+    """
+    if isinstance(value, str) and len(value) in (4, 7) and value[:4].isdigit():
+        precision = "year" if len(value) == 4 else "month"
+        try:
+            return date.fromisoformat(f"{value}-01-01"[:10]), None, precision
+        except ValueError as e:
+            raise ValueError(f"published is not a year or a month (YYYY or YYYY-MM): {value!r}") from e
     if not isinstance(value, str) or len(value) <= 10 or value[10] not in "Tt ":
-        return parse_date(value, "published"), None
+        return parse_date(value, "published"), None, "day"
     try:
         instant = datetime.fromisoformat(value)
     except ValueError as e:
@@ -178,7 +205,7 @@ def parse_published(value: Any) -> tuple[date | None, datetime | None]:
     day = instant.date()
     if instant.tzinfo is not None:
         instant = instant.astimezone(UTC).replace(tzinfo=None)
-    return day, instant
+    return day, instant, "day"
 
 
 def _string(obj: Mapping[str, Any], key: str, required: bool = False) -> str | None:
@@ -260,7 +287,7 @@ def parse_record(obj: Any) -> DocumentRecord:
     withdrawn = attributes.get("withdrawn")
     if isinstance(withdrawn, str):
         parse_date(withdrawn, "attributes.withdrawn")  # the pipeline stores it as a date
-    published, published_at = parse_published(obj.get("published"))
+    published, published_at, precision = parse_published(obj.get("published"))
     return DocumentRecord(
         id=_key(doc_id.strip(), "field 'id'"),
         text=text,
@@ -269,6 +296,7 @@ def parse_record(obj: Any) -> DocumentRecord:
         kind=_indexed(_string(obj, "kind"), "field 'kind'"),
         published=published,
         published_at=published_at,
+        date_precision=precision,
         scope=_scope(obj.get("scope")),
         supersedes=_supersedes(obj.get("supersedes")),
         attributes=attributes,

@@ -32,7 +32,10 @@ they share a scope entity of one of the ``scope`` types and the optional conditi
 
 ``order: later`` compares the documents' publication instants when both carry one (``published``
 given as an ISO date-time, stored as ``published_at``), otherwise their dates; same-day events
-are therefore ordered only when both have a time.
+are therefore ordered only when both have a time. A date known only to the year or the month
+(``published: "1982"``, ``date_precision``) compares at the coarser precision of the two, and the
+same year is not earlier: a document of 1982 may supersede another of 1982, and the edge's evidence adds
+"order by the year alone".
 
 Rules are executed in Cypher (queries/apply_rule.cypher) with these fields as parameters; each
 edge records the rule's name and its evidence (the shared scope keys -- one per type under

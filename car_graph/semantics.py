@@ -13,7 +13,8 @@ Definitions (``D`` is the as-of date; ``None`` means no cut-off):
   rule's newer and older kinds; both belong to the rule's domain (if it names one); they share a
   scope entity of one of the rule's scope types (``scope_mode`` 'any') or of every one of them
   ('all'); ``order: later`` requires newer strictly later (by ``published_at`` instants when
-  both have one, else by published dates, both required); and the
+  both have one, else by published dates, both required; a date known only to the year or the
+  month compares at that precision, where the same year or month counts as later); and the
   attribute condition holds (see :func:`attribute_match`). ``order: previous`` keeps, of the
   pairs ``later`` would link, only those to the newer document's latest earlier documents. One edge per (newer, older, rule):
   two rules linking one pair make two edges, each with its own evidence. The edge takes effect
@@ -276,6 +277,7 @@ class _Doc:
     published_at: Any
     scope: dict[str, frozenset[str]]
     props: dict[str, Any] = field(default_factory=dict)
+    precision: str = "day"
 
 
 def _prepared(records: Sequence[DocumentRecord], rules: Sequence[Rule]) -> dict[str, _Doc]:
@@ -287,6 +289,7 @@ def _prepared(records: Sequence[DocumentRecord], rules: Sequence[Rule]) -> dict[
             r.id, r.kind, r.domain, r.published, getattr(r, "published_at", None),
             {t: frozenset(normalize_key(k) for k in keys) for t, keys in r.scope.items()},
             stored_attributes(canonicalize_versions(r, rules)),
+            getattr(r, "date_precision", "day"),
         )
     return out
 
@@ -321,11 +324,25 @@ def _candidates(rule: Rule, docs: Mapping[str, _Doc]) -> Iterable[tuple[_Doc, _D
                         yield newer, older
 
 
+def coarser_precision(newer: _Doc, older: _Doc) -> str:
+    """The coarser of two documents' date precisions ("year" over "month" over "day")."""
+    return max(newer.precision, older.precision, key=("day", "month", "year").index)
+
+
 def _later(newer: _Doc, older: _Doc) -> bool:
-    """Instants when both documents carry one (same-day events are ordered), else dates."""
+    """Instants when both documents carry one (same-day events are ordered), else dates; two
+    dates of which one is known only to the year (or month) compare at that precision, where
+    the same year is not earlier: a document of 1982 may supersede another of 1982."""
+    if newer.published is None or older.published is None:
+        return False
+    precision = coarser_precision(newer, older)
+    if precision == "year":
+        return newer.published.year >= older.published.year
+    if precision == "month":
+        return (newer.published.year, newer.published.month) >= (older.published.year, older.published.month)
     if newer.published_at is not None and older.published_at is not None:
         return bool(newer.published_at > older.published_at)
-    return newer.published is not None and older.published is not None and newer.published > older.published
+    return newer.published > older.published
 
 
 def rule_edges(rules: Sequence[Rule], records: Sequence[DocumentRecord]) -> list[Edge]:

@@ -207,6 +207,8 @@ def document_row(
         "domain": record.domain,
         "published": record.published,
         "published_at": getattr(record, "published_at", None),
+        # a year or a month (absent: the day is known); ``order: later`` compares at it
+        "published_precision": None if record.date_precision == "day" else record.date_precision,
         "withdrawn": parse_date(withdrawn, "attributes.withdrawn") if isinstance(withdrawn, str) else None,
         "attributes": json.dumps(attributes, sort_keys=True, default=str),
         "supersedes_ids": [r.id for r in refs],

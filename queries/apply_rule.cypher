@@ -2,7 +2,8 @@
 // newer kind supersedes a document of an older kind when both are in the scope of the same
 // entity of an allowed type -- of any one type, or with $scope_all of every type -- (never across
 // scopes) and the optional date / attribute conditions hold ('later' compares published_at
-// instants when both documents have one, else dates). One edge per (newer, older, rule):
+// instants when both documents have one, else dates, at the coarser precision of the two:
+// @later). One edge per (newer, older, rule):
 // MERGE on the rule's name, properties set every time, so a changed rule or record updates its
 // edge. With $ids only pairs involving one of those documents are considered (what an ingest
 // wrote); null means every pair.
@@ -32,9 +33,7 @@ WITH DISTINCT newer, older
 WHERE older.kind IN $older_kinds
   AND newer.kind IN $newer_kinds
   AND ($domain IS NULL OR (older.domain = $domain AND newer.domain = $domain))
-  AND (NOT $require_later OR coalesce(CASE WHEN newer.published_at IS NOT NULL AND older.published_at IS NOT NULL
-                THEN newer.published_at > older.published_at END,
-           newer.published > older.published, false))
+  AND (NOT $require_later OR @later(newer: newer, older: older))
   AND (NOT $scope_all OR all(t IN $scope_types WHERE EXISTS {
         (newer)-[:IN_SCOPE]->(:Entity {type: t})<-[:IN_SCOPE]-(older) }))
   AND ($match_op IS NULL
@@ -77,7 +76,8 @@ WITH newer, older,
                        ELSE '; ' + substring($newer_attr, 5) + ' '
                             + reduce(acc = '', x IN matched |
                                 acc + CASE acc WHEN '' THEN '' ELSE ', ' END + x)
-                            + ' ' + $match_op + ' ' + substring($older_attr, 5) END} AS content
+                            + ' ' + $match_op + ' ' + substring($older_attr, 5) END
+                + CASE WHEN $require_later THEN @order_precision(newer: newer, older: older) ELSE '' END} AS content
 // an edge whose content changes (a changed rule or record) closes its old version first
 CALL (newer, older, content) {
   MATCH (newer)-[old:SUPERSEDES {rule: $rule}]->(older)

@@ -46,9 +46,7 @@ WHERE e.type IN $scope_types AND older <> newer
 WITH DISTINCT newer, older
 WHERE older.kind IN $older_kinds
   AND ($domain IS NULL OR older.domain = $domain)
-  AND coalesce(CASE WHEN newer.published_at IS NOT NULL AND older.published_at IS NOT NULL
-                THEN newer.published_at > older.published_at END,
-           newer.published > older.published, false)
+  AND @later(newer: newer, older: older)
   AND (NOT $scope_all OR all(t IN $scope_types WHERE EXISTS {
         (newer)-[:IN_SCOPE]->(:Entity {type: t})<-[:IN_SCOPE]-(older) }))
   AND ($match_op IS NULL
@@ -93,7 +91,8 @@ WITH newer, older,
                        ELSE '; ' + substring($newer_attr, 5) + ' '
                             + reduce(acc = '', x IN matched |
                                 acc + CASE acc WHEN '' THEN '' ELSE ', ' END + x)
-                            + ' ' + $match_op + ' ' + substring($older_attr, 5) END} AS content
+                            + ' ' + $match_op + ' ' + substring($older_attr, 5) END
+                + @order_precision(newer: newer, older: older)} AS content
 // an edge whose content changes (a changed rule or record) closes its old version first
 CALL (newer, older, content) {
   MATCH (newer)-[old:SUPERSEDES {rule: $rule}]->(older)

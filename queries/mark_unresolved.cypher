@@ -22,9 +22,7 @@ WITH DISTINCT newer, older
 WHERE older.kind IN $older_kinds
   AND newer.kind IN $newer_kinds
   AND ($domain IS NULL OR (older.domain = $domain AND newer.domain = $domain))
-  AND coalesce(CASE WHEN newer.published_at IS NOT NULL AND older.published_at IS NOT NULL
-                THEN newer.published_at > older.published_at END,
-           newer.published > older.published, false)
+  AND @later(newer: newer, older: older)
   AND (NOT $scope_all OR all(t IN $scope_types WHERE EXISTS {
         (newer)-[:IN_SCOPE]->(:Entity {type: t})<-[:IN_SCOPE]-(older) }))
 WITH older, min(newer.published) AS earliest

@@ -90,3 +90,22 @@ def test_later_orders_same_day_events_by_their_time(car: CarClient) -> None:
     ).records[0]
     assert str(stored["day"]) == "2024-01-05"
     assert stored["instant"].to_native().isoformat() == "2024-01-05T14:45:00"
+
+
+def test_later_compares_a_date_known_to_the_year_at_the_year_and_says_so(car: CarClient) -> None:
+    docs = [
+        event("pc", "pre_clearance_approved", "2024-06-10", "EMP060-Evans", "GS"),
+        # known to the year only: the same year is not earlier, so it is linked
+        event("bo-year", "blackout_announced", "2024", "EMP060-Evans", "GS"),
+        event("bo-year-before", "blackout_announced", "2023", "EMP060-Evans", "GS"),
+        event("bo-day", "blackout_announced", "2024-06-11", "EMP060-Evans", "GS"),
+    ]
+    car.ingest([parse_record(d) for d in docs], parse_rules({"rules": [BLACKOUT_RULE]}, "t"))
+    edges = rule_edges(car)
+    assert set(edges) == {("bo-year", "pc"), ("bo-day", "pc")}
+    assert edges[("bo-year", "pc")]["evidence"].endswith("; order by the year alone")
+    assert "order by" not in edges[("bo-day", "pc")]["evidence"]
+    stored = car.driver.execute_query(
+        "MATCH (d:Document {id: 'bo-year'}) RETURN d.published AS day, d.published_precision AS precision"
+    ).records[0]
+    assert (str(stored["day"]), stored["precision"]) == ("2024-01-01", "year")

@@ -86,10 +86,13 @@ def test_withdrawals(loaded):
     docs, _ = loaded
     w = docs["withdrawal:rofecoxib:2004:worldwide"]
     assert w.kind == "withdrawal" and w.published == date(2004, 1, 1)
+    # the table gives the year alone: the record says so, and writes only the year
+    assert w.date_precision == "year" and w.to_json()["published"] == "2004"
     assert w.scope == {"drug": ("rofecoxib",), "unii": ("0QTW8Z7MCR",)}
     assert "Cardiotoxicity" in w.text
     cfr = docs["withdrawal:rofecoxib:undated:us"]
     assert cfr.published is None and cfr.attributes["cfr_markets"] == ["US"]
+    assert cfr.date_precision == "day"  # no date at all: nothing to be coarse about
     assert "21 CFR 216.24" in cfr.text
 
 

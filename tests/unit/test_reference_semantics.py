@@ -150,6 +150,20 @@ def test_a_later_rule_links_strictly_later_documents_only() -> None:
     assert len(rule_edges(rules_of(order="any"), records)) == 6
 
 
+def test_a_date_known_to_the_year_orders_at_the_year_where_the_same_year_is_not_earlier() -> None:
+    records = [edition("E1982", "1982-06-10"), edition("Y1982", "1982"), edition("Y1981", "1981"),
+               edition("M198206", "1982-06"), edition("D1982", "1982-06-02")]
+    linked = {(e.newer, e.older) for e in rule_edges(rules_of(order="later"), records)}
+    # a year against a day: the same year either way, an earlier year never
+    assert {("Y1982", "E1982"), ("E1982", "Y1982"), ("Y1982", "Y1981"), ("E1982", "Y1981")} <= linked
+    assert ("Y1981", "E1982") not in linked and ("Y1981", "Y1982") not in linked
+    # a month against a day: the same month either way; two days: strictly later only
+    assert {("M198206", "D1982"), ("D1982", "M198206"), ("E1982", "D1982")} <= linked
+    assert ("D1982", "E1982") not in linked
+    # a year against itself is not later (one document never supersedes itself)
+    assert ("Y1982", "Y1982") not in linked
+
+
 def test_a_previous_rule_links_only_the_latest_earlier_documents() -> None:
     records = [edition("E1", "2000-01-01"), edition("E2", "2005-01-01"), edition("E2b", "2005-01-01"),
                edition("E3", "2010-01-01")]

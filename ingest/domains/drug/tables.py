@@ -157,6 +157,7 @@ def read_nme_approvals(
                 domain=NAME,
                 kind="approval",
                 published=approved or date(year, 1, 1),
+                date_precision="day" if approved else "year",
                 scope=scope,
                 attributes=attributes,
             )
@@ -233,6 +234,8 @@ def read_withdrawals(
                 domain=NAME,
                 kind="withdrawal",
                 published=published,
+                # most rows give the year alone (a dated row, its day)
+                date_precision="year" if published and not clean(row.get("date_withdrawn")) else "day",
                 scope=scope,
                 attributes={
                     "generic_name": generic,

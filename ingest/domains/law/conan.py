@@ -281,6 +281,7 @@ def _record(d: _Decision, decisions: Mapping[str, _Decision]) -> DocumentRecord:
         domain=NAME,
         kind="decision",
         published=d.published,
+        date_precision="day" if d.decided else "year",
         scope={"case": tuple(dict.fromkeys(names + overruled_names))},
         supersedes=tuple(supersedes),
         attributes=attributes,
