@@ -74,6 +74,7 @@ import re2
 
 from car_graph.errors import ConfigError, RulesError
 from car_graph.keys import NAME_PATTERN, normalize_key
+from car_graph.lexicon import LISTS, Lexicon, lexicon
 
 if TYPE_CHECKING:  # pragma: no cover
     from importlib.resources.abc import Traversable
@@ -286,6 +287,17 @@ class Domain:
     # a key ending in ":*" also covers the name followed by any ":<suffix>" (a distribution's
     # version, say)
     version_schemes: Mapping[str, str] = field(default_factory=dict)
+    # words the domain adds to the question lexicon's lists (car_graph/lexicon.py: list name ->
+    # words, say a status word only this domain's questions use): declared here, or under a
+    # ``lexicon:`` key of the bundled rules file (``cue_words``)
+    lexicon: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def cue_words(self) -> Mapping[str, tuple[str, ...]]:
+        """``lexicon``, else the ``lexicon:`` of the bundled rules file (read on first use)."""
+        if self.lexicon or self.rules is None:
+            return self.lexicon
+        return _bundled_cue_words(self.rules)
 
     @property
     def entity_types(self) -> frozenset[str]:
@@ -325,6 +337,7 @@ class DomainRegistry:
         self._fingerprint = None
         self._specs = None
         self._views.clear()
+        self.__dict__.pop("lexicon", None)
 
     def __contains__(self, name: object) -> bool:
         return name in self._domains
@@ -413,6 +426,17 @@ class DomainRegistry:
     def scheme_words(self) -> frozenset[str]:
         """The words questions call the identifier schemes by (``IdentifierSpec.scheme_words``)."""
         return frozenset().union(*(s.scheme_words for s in self.identifier_specs))
+
+    @functools.cached_property
+    def lexicon(self) -> Lexicon:
+        """The English question lexicon with every registered domain's ``cue_words`` added (a
+        registry is rebuilt, not changed, when a domain is added to a view; :meth:`add`
+        forgets this)."""
+        extra: dict[str, list[str]] = {}
+        for domain in self:
+            for name, words in domain.cue_words.items():
+                extra.setdefault(name, []).extend(words)
+        return lexicon().extended(extra) if extra else lexicon()
 
     @property
     def entity_types(self) -> frozenset[str]:
@@ -589,7 +613,36 @@ def installed_domains() -> tuple[Domain, ...]:
 # --------------------------------------------------------------------------- YAML domains
 
 _DOMAIN_KEYS = {"domain", "description", "identifiers", "names", "identifier_attributes",
-                "name_attributes", "rules"}
+                "name_attributes", "rules", "lexicon"}
+
+
+def cue_words_from(raw: Any, where: str) -> dict[str, tuple[str, ...]]:
+    """A ``lexicon:`` mapping of a domain or rules file: lexicon list name -> words."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping):
+        raise RulesError(where, f"'lexicon' must be a mapping of list names ({', '.join(LISTS)}) to words")
+    unknown = sorted(set(raw) - set(LISTS))
+    if unknown:
+        raise RulesError(where, f"'lexicon' names unknown lists {unknown}; known: {list(LISTS)}")
+    out: dict[str, tuple[str, ...]] = {}
+    for name, words in raw.items():
+        if not isinstance(words, list) or not all(isinstance(w, str) and w.strip() for w in words):
+            raise RulesError(where, f"'lexicon.{name}' must be a list of words")
+        out[name] = tuple(" ".join(w.casefold().split()) for w in words)
+    return out
+
+
+@functools.cache
+def _bundled_cue_words(rules: Traversable) -> Mapping[str, tuple[str, ...]]:
+    import yaml  # a domain's rules file is only read when its cue words are asked for
+
+    source = str(rules)
+    try:
+        data = yaml.safe_load(rules.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as e:
+        raise RulesError(source, f"cannot read the bundled rules: {e}") from e
+    return cue_words_from(data.get("lexicon") if isinstance(data, Mapping) else None, source)
 
 
 def _type_name(value: Any, where: str) -> str:
@@ -692,7 +745,8 @@ def domain_from_mapping(data: Any, source: str) -> Domain | None:
     unknown = set(data) - _DOMAIN_KEYS
     if unknown:
         raise RulesError(source, f"unknown top-level keys {sorted(unknown)}; allowed: {sorted(_DOMAIN_KEYS)}")
-    if not any(data.get(k) for k in ("identifiers", "names", "identifier_attributes", "name_attributes")):
+    if not any(data.get(k) for k in ("identifiers", "names", "identifier_attributes", "name_attributes",
+                                      "lexicon")):
         return None
     name = data.get("domain")
     if not isinstance(name, str) or not name.strip():
@@ -729,6 +783,7 @@ def domain_from_mapping(data: Any, source: str) -> Domain | None:
         identifier_attributes=dict(attributes),
         name_attributes=dict(name_attributes),
         description=str(data.get("description") or ""),
+        lexicon=cue_words_from(data.get("lexicon"), f"{source} lexicon"),
     )
 
 
@@ -756,6 +811,7 @@ def domain_to_mapping(domain: Domain) -> dict[str, Any]:
         ],
         "identifier_attributes": dict(domain.identifier_attributes),
         "name_attributes": dict(domain.name_attributes),
+        **({"lexicon": {k: list(v) for k, v in domain.lexicon.items()}} if domain.lexicon else {}),
     }
 
 
@@ -789,6 +845,7 @@ def domain_from_json(text: str, source: str) -> Domain:
         name=data["domain"], identifiers=tuple(identifiers), names=tuple(names),
         identifier_attributes=dict(data.get("identifier_attributes") or {}),
         name_attributes=dict(data.get("name_attributes") or {}),
+        lexicon=cue_words_from(data.get("lexicon"), f"{source} lexicon"),
     )
 
 

@@ -44,7 +44,7 @@ from rapidfuzz.distance import OSA
 
 from car_graph.domains import DomainRegistry
 from car_graph.extraction import EntityExtractor, stop_words
-from car_graph.lexicon import lexicon
+from car_graph.lexicon import Lexicon, lexicon
 from car_graph.store import GraphStore
 
 # ``words``: what a lower-cased text is made of -- letters and digits of any script ("médicament"
@@ -588,13 +588,13 @@ def typo_corrections(
 
 
 def partial_digit_runs(question: str, spelled: Sequence[tuple[int, int]], settings: LinkingSettings,
-                       least: int | None = None) -> list[str]:
+                       least: int | None = None, cues: Lexicon | None = None) -> list[str]:
     """Digit runs that may be the tail of an identifier: long enough (``least`` digits, else
     ``settings.min_partial_digits``), not a year (unless a word
     before it says it is a number: "numbered 1962"), not a version a bound gives ("through 3002"),
     and not inside an identifier, version or date the question spells out (``spelled``: their
-    char spans)."""
-    cues = lexicon()
+    char spans). ``cues``: the lexicon (its version bounds and number cues; English by default)."""
+    cues = cues or lexicon()
     runs = []
     for m in _DIGIT_RUN.finditer(question):
         digits = m.group(0)
@@ -633,7 +633,7 @@ _CLAUSE_BREAK = re.compile(r"[.!?;:,]\s|\n")  # not the dot inside "Node.js" or 
 
 
 @functools.lru_cache(maxsize=256)  # ``judge`` asks once per subject of a several-subject question
-def setting_words(question: str) -> frozenset[str]:
+def setting_words(question: str, cues: Lexicon | None = None) -> frozenset[str]:
     """Words (as ``words`` gives them) the question writes only as names of the asker's own
     setting: capitalised words right after a first-person possessive ("Our PHP site may have
     ...", "in our Kotlin Android app"), or in the noun phrase opening a clause whose verb
@@ -641,8 +641,8 @@ def setting_words(question: str) -> frozenset[str]:
     where the asker meets the thing asked about and who reported it, not which document it is:
     one document of thousands writing "PHP" is no subject of "Our PHP site may have cross-site
     scripting". A name the asker also writes elsewhere ("In our Acme service, is the Acme parser
-    flaw fixed?") is not only the setting's."""
-    cues = lexicon()
+    flaw fixed?") is not only the setting's. ``cues``: the lexicon (English by default)."""
+    cues = cues or lexicon()
     spans = written_words(question)
     tokens = [w for w, _, _ in spans]
     capital = [question[begin].isupper() for _, begin, _ in spans]
@@ -896,7 +896,8 @@ class EntityLinker:
         type (``DomainRegistry.partial_digits``: each type's own least, else the settings')."""
         least = self.registry.partial_digits(self.settings.min_partial_digits)
         return partial_digit_runs(question, spelled, self.settings,
-                                  min(least.values(), default=self.settings.min_partial_digits))
+                                  min(least.values(), default=self.settings.min_partial_digits),
+                                  self.registry.lexicon)
 
     def _partial_types_of(self, digits: str) -> list[str]:
         """The partial-capable types whose identifiers ``digits`` is long enough to name."""

@@ -378,6 +378,7 @@ class Retriever:
             question_readings=tuple(params["word_readings"]),
             question_spellings=tuple(params["name_spellings"]),
             anchor_search_cut=cut,
+            cues=self.linker.registry.lexicon,
         )
 
     def _read_deep_enough(self, params: dict[str, Any], **extra: Any) -> tuple[list[Any], bool]:

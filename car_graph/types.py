@@ -181,6 +181,10 @@ class Retrieval:
     # visible then, and its bound stopped it first (RetrievalSettings.max_candidates); in
     # to_json when True
     anchor_search_cut: bool = False
+    # the cue words the question was read with: English plus the graph's domains' own
+    # (``DomainRegistry.lexicon``, a car_graph.lexicon.Lexicon: typed Any, as types sits below
+    # lexicon in the layers); None: the bundled English alone. Not in to_json.
+    cues: Any = None
 
     @property
     def ids(self) -> list[str]:

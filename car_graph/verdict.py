@@ -57,7 +57,7 @@ that none of their documents writes and the retrieval did not reach (``quoted_el
 product named by a common word, "distributed", whose sentence the question repeats, perhaps
 leaving the product's name out of it: "it was found that is vulnerable to ...").
 
-The margin was set on the dev splits of the verdict sets (docs/rag.md, "How sure a verdict is").
+The margin was set on the dev splits of the verdict sets (docs/notes/verdict-rules-2026-12.md, "How sure a verdict is").
 Without anchor scores (a hand-made ``Retrieval``) the top anchor is trusted, as before.
 """
 
@@ -72,7 +72,7 @@ from typing import Any, Protocol
 
 from car_graph.extraction import stop_words
 from car_graph.keys import entity_key, own_name
-from car_graph.lexicon import lexicon
+from car_graph.lexicon import Lexicon, lexicon
 from car_graph.linking import (
     DEFINED_NAME,
     LinkingSettings,
@@ -132,7 +132,7 @@ class VerdictKind(StrEnum):
 
 # The fused-score lead the top anchor needs over the next one to be asserted as the subject.
 # Fused scores are dense + lexical, each min-max normalised to [0, 1], plus the boosts of linked
-# entities (1.0 per name, 2.5 per identifier). Chosen on the dev splits (docs/rag.md): the
+# entities (1.0 per name, 2.5 per identifier). Chosen on the dev splits (docs/notes/verdict-rules-2026-12.md): the
 # smallest margin at which decisive precision reaches 0.99 on every dev verdict set.
 VERDICT_MARGIN = 1.0
 # The close anchors a verdict weighs at most (the ``k`` of ``verdict_for`` and ``judge``), and the
@@ -146,7 +146,7 @@ VERDICT_DEPTH = 5
 # the entity boosts) a subject singled out by a linked name, not an identifier, needs to be
 # asserted. A name the question uses as an ordinary word ("archive/tar") links a document that
 # carries the name and fits nothing else the question says. Chosen on the dev splits
-# (docs/rag.md): every decisive name-held subject there fits at >= 1.0 (the named subjects of the
+# (docs/notes/verdict-rules-2026-12.md): every decisive name-held subject there fits at >= 1.0 (the named subjects of the
 # two-named sets at >= 0.68 but one, 0.24, superseded); the spurious in-force one at 0.27.
 MIN_TEXT_FIT = 0.5
 # The question's words besides a name's own that another document must write with it, in the
@@ -157,8 +157,10 @@ WORDS_AROUND_A_NAME = 2
 BY_ELIMINATION = "the others are of a kind that answers"
 # Words a question uses to ask whether something is still in force, not to say which document it
 # means ("is it still unresolved?"): the lexicon's ``status_words`` (resources/lexicon/en.yaml).
-def status_words() -> frozenset[str]:
-    return lexicon().status_words
+def cues_of(retrieval: Retrieval) -> Lexicon:
+    """The lexicon the question was read with (``Retrieval.cues``: English and the graph's
+    domains' own cue words), else the bundled English one (a hand-made retrieval)."""
+    return retrieval.cues if retrieval.cues is not None else lexicon()
 
 # A word this frequent in English (wordfreq's Zipf scale: 5 = once per 100,000 words; "shows",
 # "heart", "pain") is everyday wording a question may use for itself: a candidate that alone
@@ -853,7 +855,7 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
                             and all(set(g).isdisjoint(holds.get(a, ())) for a in close))]
         texts = {a: title_and_text(explanations[a]) for a in close}
         only_answer = corpus.answering_kinds(retrieval.as_of, retrieval.known_at)
-        setting = setting_words(retrieval.question)
+        setting = setting_words(retrieval.question, cues_of(retrieval))
         asks: dict[str, list[str]] = {}  # candidate -> its passage, then its own words
         for a in close:
             if explanations[a].kind in only_answer:
@@ -864,7 +866,7 @@ def judge(retrieval: Retrieval, explanations: Mapping[str, Explanation],
                 continue
             theirs = set().union(*(words(texts[o]) for o in close if o != a))
             own_words = [w for w in dict.fromkeys(passage.split())
-                         if w not in theirs and w not in status_words() and w not in setting
+                         if w not in theirs and w not in cues_of(retrieval).status_words and w not in setting
                          and (not is_common_word(w, EVERYDAY_WORD_ZIPF)
                               or written_as_name(w, retrieval.question))
                          and not only_in_qualified_names(w, texts[a], retrieval.question)]
@@ -910,14 +912,14 @@ def lead_explained(retrieval: Retrieval, top: str, runner: str,
     stop = stop_words()
     mine, theirs = title_and_text(explanations[top]), title_and_text(explanations[runner])
     their_words = set(words(theirs))
-    if any(w not in their_words and w not in stop and w not in status_words()
+    if any(w not in their_words and w not in stop and w not in cues_of(retrieval).status_words
            for w in set(words(retrieval.question)) & set(words(mine))):
         return True
     # ... or the question's word order: a run of its words the top anchor holds and the runner
     # holds only scattered ("MultiPartParser allowed directory traversal", quoted from one of
     # two advisories whose other writes "MultiPartParser, UploadedFile, and FieldFile allowed")
     run = distinct_passage(retrieval.question, mine, [theirs])
-    return run is not None and " " in run and not set(run.split()) <= stop | status_words()
+    return run is not None and " " in run and not set(run.split()) <= stop | cues_of(retrieval).status_words
 
 
 def unplaced_number(retrieval: Retrieval, document: Explanation, holds: Iterable[str]) -> bool:
@@ -952,7 +954,7 @@ def unwritten_words(retrieval: Retrieval, document: Explanation) -> list[str]:
     stop = stop_words()
     return list(dict.fromkeys(
         w for p, w in enumerate(said)
-        if p not in at_names and w not in written and w not in stop and w not in status_words()
+        if p not in at_names and w not in written and w not in stop and w not in cues_of(retrieval).status_words
         and not w.isdigit() and not is_common_word(w, QUOTE_WORD_ZIPF)))
 
 
@@ -1706,7 +1708,7 @@ def accounting_of(retrieval: Retrieval) -> Accounting:
     without the asker's own setting."""
     documents = {e.doc_id: f"{title_and_text(e)} {' '.join(e.scope)}" for e in retrieval.readings}
     documents.update((r.doc_id, title_and_text(r)) for r in retrieval.results if r.doc_id not in documents)
-    cues, stop = lexicon(), stop_words()
+    cues, stop = cues_of(retrieval), stop_words()
     asked = content_words(retrieval.question, cues, stop, setting_phrases(retrieval.question, cues, stop))
     return accounted_for(asked, documents, porter_stem, weights())
 

@@ -179,3 +179,32 @@ def test_a_misspelt_long_word_is_held_by_the_word_one_edit_away() -> None:
     # short words and numbers must match exactly: one edit turns them into other words
     assert accounted_for(["asp"], {"a": "ask"}, porter_stem, RATES).share == 0.0
     assert accounted_for(["16845"], {"a": "16846"}, porter_stem, RATES).share == 0.0
+
+
+def test_a_domains_cue_words_extend_the_lexicon_of_a_graph_holding_it() -> None:
+    from car_graph.domains import DomainRegistry, domain_from_json, domain_from_mapping, domain_to_mapping
+    from car_graph.errors import RulesError
+
+    declared = domain_from_mapping({"domain": "pharma", "lexicon": {"status_words": ["Delisted"]}}, "f.yaml")
+    assert declared is not None and declared.lexicon == {"status_words": ("delisted",)}
+    # stored in the graph and read back by another process, the words come along
+    assert domain_from_json(__import__("json").dumps(domain_to_mapping(declared)), "g").lexicon == declared.lexicon
+    registry = DomainRegistry([declared])
+    assert "delisted" in registry.lexicon.status_words and "unresolved" in registry.lexicon.status_words
+    assert "delisted" not in DomainRegistry().lexicon.status_words
+    # the bundled drug domain declares its own (ingest/domains/drug/rules.yaml), only for its graphs
+    installed = DomainRegistry.installed()
+    assert "banned" in installed.subset(["drug"]).lexicon.status_words
+    assert "banned" not in installed.subset(["security"]).lexicon.status_words
+    with pytest.raises(RulesError, match="unknown lists"):
+        domain_from_mapping({"domain": "pharma", "lexicon": {"status_wrds": ["x"]}}, "f.yaml")
+
+
+def test_the_verdict_reads_the_question_with_the_retrievals_own_cue_words() -> None:
+    question = "Is the path traversal in tar still delisted?"
+    english = _verdict(_retrieval(question)).accounting
+    assert english is not None and "delisted" in english.unexplained
+    cues = lexicon().extended({"status_words": ["delisted"]})
+    extended = _verdict(replace(_retrieval(question), cues=cues)).accounting
+    assert extended is not None and "delisted" not in extended.unexplained
+    assert extended.share > english.share
