@@ -38,7 +38,7 @@ from typing import Any
 from car_graph import connection, schema
 from car_graph.client import CarClient
 from car_graph.local_server import LocalNeo4j
-from car_graph.metrics import VerdictOutcome, gold_among_candidates, score_verdicts, verdict_right
+from car_graph.metrics import VerdictOutcome, VerdictScores, gold_among_candidates, score_verdicts, verdict_right
 from car_graph.settings import Settings
 from car_graph.target import resolve_target
 from car_graph.verdict import Verdict, outcome
@@ -50,81 +50,24 @@ FOREIGN_SETS = ("structured", "paraphrase")  # questions that name their subject
 
 @dataclass(frozen=True)
 class SetRow:
-    """One question set's verdict scores."""
+    """One question set's verdict scores (``metrics.VerdictScores``, agreeing ambiguous verdicts
+    counted as actionable), which set they are of and how long it took."""
 
     domain: str
     name: str
-    n: int
-    decisive: int
-    decisive_right: int
-    agreed: int          # ambiguous verdicts whose readings all agree (actionable)
-    agreed_right: int
-    ambiguous: int
-    ambiguous_with_gold: int
-    stale: int
-    not_found: int
+    scores: VerdictScores
     seconds: float
 
-    @property
-    def decisive_precision(self) -> float | None:
-        return self.decisive_right / self.decisive if self.decisive else None
-
-    @property
-    def coverage(self) -> float:
-        return self.decisive / self.n if self.n else 0.0
-
-    @property
-    def actionable_coverage(self) -> float:
-        return (self.decisive + self.agreed) / self.n if self.n else 0.0
-
-    @property
-    def actionable_precision(self) -> float | None:
-        acted = self.decisive + self.agreed
-        return (self.decisive_right + self.agreed_right) / acted if acted else None
-
-    @property
-    def ambiguous_with_gold_rate(self) -> float | None:
-        return self.ambiguous_with_gold / self.ambiguous if self.ambiguous else None
-
-    @property
-    def stale_rate(self) -> float:
-        return self.stale / self.n if self.n else 0.0
-
-    @property
-    def not_found_rate(self) -> float:
-        return self.not_found / self.n if self.n else 0.0
-
     def to_json(self) -> dict[str, Any]:
-        return {**asdict(self), "decisive_precision": _round(self.decisive_precision),
-                "coverage": _round(self.coverage), "actionable_coverage": _round(self.actionable_coverage),
-                "actionable_precision": _round(self.actionable_precision),
-                "ambiguous_with_gold_rate": _round(self.ambiguous_with_gold_rate),
-                "stale_rate": _round(self.stale_rate), "not_found_rate": _round(self.not_found_rate)}
-
-
-def _round(value: float | None) -> float | None:
-    return None if value is None else round(value, 4)
+        return {"domain": self.domain, "name": self.name, "seconds": self.seconds, **self.scores.as_dict()}
 
 
 Scored = tuple[VerdictOutcome, frozenset[str], frozenset[str]]
 
 
 def score_rows(domain: str, name: str, scored: Sequence[Scored], seconds: float) -> SetRow:
-    """``metrics.score_verdicts`` over the (outcome, gold, anchors) triples, plus the agreeing
-    ambiguous verdicts counted as actionable: right when their controlling documents meet the
-    gold (``verdict_right`` on the agreed reading)."""
-    base = score_verdicts(scored)
-    agreed_right = sum(verdict_right(_agreed(o), gold, anchors)
-                       for o, gold, anchors in scored if o.readings_agree)
-    return SetRow(domain, name, base.n, base.decisive, base.decisive_right, base.agreeing,
-                  agreed_right, base.ambiguous, base.ambiguous_with_gold, base.stale,
-                  base.not_found, round(seconds, 1))
-
-
-def _agreed(o: VerdictOutcome) -> VerdictOutcome:
-    """The one reading every candidate of an agreeing ambiguous verdict shares, as decisive."""
-    reading = o.candidates[0]
-    return VerdictOutcome(kind=reading.kind, reading=reading)
+    """``metrics.score_verdicts`` over the (outcome, gold, anchors) triples."""
+    return SetRow(domain, name, score_verdicts(scored), round(seconds, 1))
 
 
 def ask_rows(car: CarClient, rows: Iterable[Mapping[str, Any]],
@@ -358,9 +301,10 @@ def table(rows: Sequence[SetRow]) -> str:
              "ambiguous with gold | stale | not found |",
              "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append(f"| {r.domain} | {r.name} | {r.n} | {_pct(r.decisive_precision)} | "
-                     f"{_pct(r.coverage)} | {_pct(r.actionable_coverage)} | "
-                     f"{_pct(r.ambiguous_with_gold_rate)} | {_pct(r.stale_rate)} | {_pct(r.not_found_rate)} |")
+        s = r.scores
+        lines.append(f"| {r.domain} | {r.name} | {s.n} | {_pct(s.decisive_precision)} | "
+                     f"{_pct(s.decisive_coverage)} | {_pct(s.actionable_coverage)} | "
+                     f"{_pct(s.ambiguous_with_gold_rate)} | {_pct(s.stale_rate)} | {_pct(s.not_found_rate)} |")
     return "\n".join(lines)
 
 

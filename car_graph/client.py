@@ -534,7 +534,7 @@ class CarClient:
         weighed, the closures of every anchor a retrieval at that depth returns
         (``_reading_depth``: a question may quote one far behind the lead as a second subject,
         quoting.quoted_beside; measured at 0-2 % of the statement's time, no measurable
-        difference between the top 5 and the top 10, docs/rag.md) and ``VERDICT_DEPTH``
+        difference between the top 5 and the top 10, docs/notes/verdict-rules-2026-12.md) and ``VERDICT_DEPTH``
         holders of each entity the question links. One statement serves both when ``k``
         changes only how many rows come back (``Retriever.reads_alike``); a longer listing
         costs a second one."""

@@ -390,6 +390,10 @@ class VerdictScores:
         return self.stale / self.n if self.n else 0.0
 
     @property
+    def not_found_rate(self) -> float:
+        return self.not_found / self.n if self.n else 0.0
+
+    @property
     def answered_right(self) -> float:
         """Share of all questions whose gold reading the verdict gives, alone or as a listed
         candidate (what a reader shown the whole verdict can act on)."""
@@ -425,7 +429,8 @@ class VerdictScores:
             "ambiguous": self.ambiguous, "ambiguous_with_gold": self.ambiguous_with_gold,
             "ambiguous_with_gold_rate": r(self.ambiguous_with_gold_rate),
             "stale": self.stale, "stale_rate": r(self.stale_rate),
-            "not_found": self.not_found, "answered_right": r(self.answered_right),
+            "not_found": self.not_found, "not_found_rate": r(self.not_found_rate),
+            "answered_right": r(self.answered_right),
             "ambiguous_agreeing": self.agreeing, "ambiguous_agreeing_right": self.agreeing_right,
             "settled_right": r(self.settled_right),
             "actionable_coverage": r(self.actionable_coverage),

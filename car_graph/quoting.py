@@ -25,14 +25,14 @@ from car_graph.types import Explanation, Result, Retrieval
 
 # The fewest words a title needs for the question quoting it whole to single its document out
 # (``quotes_title``). A guard, not a tuned value: the dev splits answer the same from 2 to 6
-# (docs/rag.md); shorter titles ("Denial of service", a bare name) are ordinary phrases.
+# (docs/notes/verdict-measurements-2026-12.md); shorter titles ("Denial of service", a bare name) are ordinary phrases.
 MIN_QUOTED_TITLE_WORDS = 4
 
 
 # The fewest consecutive words of a document's title or text a question must repeat for the
 # quote to single that document out among the close candidates (``quotes_text``): a sentence,
 # not a phrase. On the security paraphrase dev split, 6, 8 and 10 words single out 18, 19 and 16
-# of its 35 ambiguous verdicts, each time the gold one (docs/rag.md).
+# of its 35 ambiguous verdicts, each time the gold one (docs/notes/verdict-measurements-2026-12.md).
 MIN_QUOTED_TEXT_WORDS = 8
 
 
@@ -49,7 +49,7 @@ ELIDED_WORDS = 2
 # passage is shared: a family's boilerplate ("TensorFlow is an end-to-end open source platform
 # for machine learning" opens 90 advisories of three packages) names no one of them, and a
 # sentence four advisories share fits four documents alike. Set on the dev splits
-# (docs/rag.md): at 5 (k, the most candidates a verdict lists), passages shared by 3-5 others
+# (docs/notes/verdict-measurements-2026-12.md): at 5 (k, the most candidates a verdict lists), passages shared by 3-5 others
 # made 5 decisive verdicts, 4 right and 1 stale; at 2 or 1 the four right ones become ambiguous
 # verdicts listing the gold and the stale one goes, no other dev set moving; at 0 a fifth right
 # one goes too.
@@ -61,7 +61,7 @@ MAX_QUOTE_SHARERS = 2
 # looked up as a possible quote of another document (``quoted_elsewhere``) only when it holds a
 # word rarer in English than this (Zipf frequency), as a document's sentence does ("tarball",
 # "LocalCluster", "Bleichenbacher"). A cost guard, not a judge: a look-up names a document only
-# on an 8-word quote. On the dev probes (docs/rag.md) each of the 23 stretches whose look-up
+# on an 8-word quote. On the dev probes (docs/notes/verdict-measurements-2026-12.md) each of the 23 stretches whose look-up
 # found a second subject held such a word and none of the 89 frame stretches did; at 3.0, five
 # of the 23 would have been missed. A question naming several subjects is a list of them, and
 # its stretches are looked up whatever their words ("... MQTT.js issue in handling PUBLISH

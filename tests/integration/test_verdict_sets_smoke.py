@@ -34,15 +34,15 @@ def test_verdict_sets_run_end_to_end_and_foreign_questions_are_never_decisive(
     by_name = {r.name: r for r in rows}
     assert {"structured", "paraphrase", "partial_id", "foreign:drug"} <= set(by_name)
     own = [r for r in rows if not r.name.startswith("foreign:")]
-    assert sum(r.n for r in own) == len([x for x in lines if not x["foreign"]])
+    assert sum(r.scores.n for r in own) == len([x for x in lines if not x["foreign"]])
     # the policy: nothing stale, and a question about a drug is never answered about an advisory
-    assert all(r.stale == 0 for r in rows), verdicts.table(rows)
+    assert all(r.scores.stale == 0 for r in rows), verdicts.table(rows)
     foreign = by_name["foreign:drug"]
-    assert foreign.n == len(drug) and foreign.decisive == 0, verdicts.table(rows)
+    assert foreign.scores.n == len(drug) and foreign.scores.decisive == 0, verdicts.table(rows)
     assert weights().min_share > 0, "the bundled weights set a NOT_FOUND threshold"
-    assert foreign.not_found_rate >= 0.75, verdicts.table(rows)
+    assert foreign.scores.not_found_rate >= 0.75, verdicts.table(rows)
     # a decisive verdict is right (the dev sets' decisive precision is >= 0.99)
-    assert all(r.decisive_right == r.decisive for r in own), verdicts.table(rows)
+    assert all(r.scores.decisive_right == r.scores.decisive for r in own), verdicts.table(rows)
     # every line carries the evidence the fit reads
     assert all({"share", "linked", "decisive", "set"} <= set(x) for x in lines)
 
