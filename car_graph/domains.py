@@ -292,7 +292,7 @@ class Domain:
     # ``lexicon:`` key of the bundled rules file (``cue_words``)
     lexicon: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
-    @property
+    @functools.cached_property
     def cue_words(self) -> Mapping[str, tuple[str, ...]]:
         """``lexicon``, else the ``lexicon:`` of the bundled rules file (read on first use)."""
         if self.lexicon or self.rules is None:
@@ -633,7 +633,6 @@ def cue_words_from(raw: Any, where: str) -> dict[str, tuple[str, ...]]:
     return out
 
 
-@functools.cache
 def _bundled_cue_words(rules: Traversable) -> Mapping[str, tuple[str, ...]]:
     import yaml  # a domain's rules file is only read when its cue words are asked for
 
