@@ -16,11 +16,14 @@ graph the guard reads):
 * match accuracy on chunks: documents cut into 500-character chunks overlapping by 100, each
   guarded by its text alone: chunks one document holds must find it, chunks several documents
   hold must be left unmatched (a brute-force scan of the corpus says which is which);
-* the citator on generated texts that cite documents by an identifier (an advisory's id or
-  alias): precision and recall of the mentions it flags as superseded, the gold being the
-  gold relation's status of every document the records say that identifier names.
+* the citator on generated texts citing the corpus's documents as its domain's writers do
+  (benchmarks/<domain>/citator.json: advisories by CVE or advisory id, opinions by name and
+  U.S. Reports citation, labels by FDA application number): precision and recall of the
+  authorities it flags as superseded, the gold being the gold relation's status of every
+  document the records say a citation names.
 
     python -m car_graph_benchmarks.guard --split test --json out.json   # the graph is wiped
+    python -m car_graph_benchmarks.guard --domain law --citator-only    # the citator alone
 """
 
 from __future__ import annotations
@@ -46,14 +49,6 @@ if TYPE_CHECKING:
     from car_graph.records import DocumentRecord
 
 CHUNK, OVERLAP = 500, 100
-# identifiers an advisory is cited by: its own id or an alias of a declared scheme
-CITABLE = re.compile(r"^(?:CVE-\d{4}-\d{4,7}|GHSA(?:-[23456789cfghjmpqrvwx]{4}){3}|PYSEC-\d{4}-\d{1,7}"
-                     r"|GO-\d{4}-\d{4,7}|RUSTSEC-\d{4}-\d{4,7})$")
-TEMPLATES = (
-    "Our dependency audit still lists {ident} as an open item.",
-    "See {ident} for the details of this issue.",
-    "The ticket references {ident}; please confirm the fix.",
-)
 
 
 @dataclass(frozen=True)
@@ -217,42 +212,91 @@ def measure_chunks(car: CarClient, records: Sequence[DocumentRecord], *, documen
             "shared_left_unmatched": left / max(shared, 1), "wrong": wrong / n}
 
 
-def citations(records: Sequence[DocumentRecord]) -> dict[str, set[str]]:
-    """identifier -> the documents the records say it names (their id, or an alias)."""
+@dataclass(frozen=True)
+class CitationStyle:
+    """How texts cite one corpus's documents (benchmarks/<domain>/citator.json): a record's
+    ``fields`` values (lists expanded), or its ``format`` over title, id and attributes, are its
+    citations when they match ``pattern`` (rewritten by ``rewrite``, a regex template, if set)."""
+
+    templates: tuple[str, ...]
+    unheld: str
+    pattern: re.Pattern[str]
+    kinds: frozenset[str] = frozenset()
+    fields: tuple[str, ...] = ()
+    format: str | None = None
+    rewrite: str | None = None
+
+    @classmethod
+    def of(cls, domain: str) -> CitationStyle:
+        data = json.loads((Path(__file__).resolve().parent / domain / "citator.json").read_text("utf-8"))
+        return cls(templates=tuple(data["templates"]), unheld=data["unheld"],
+                   pattern=re.compile(data["pattern"]), kinds=frozenset(data.get("kinds", ())),
+                   fields=tuple(data.get("fields", ())), format=data.get("format"),
+                   rewrite=data.get("rewrite"))
+
+    def cites(self, record: DocumentRecord) -> list[str]:
+        if self.kinds and record.kind not in self.kinds:
+            return []
+        values: dict[str, Any] = {**record.attributes, "id": record.id, "title": record.title}
+        raw: list[Any] = []
+        for name in self.fields:
+            value = values.get(name)
+            raw.extend(value if isinstance(value, (list, tuple)) else [value])
+        if self.format:
+            raw.append(self.format.format(**values))
+        out = []
+        for value in raw:
+            if isinstance(value, str) and (m := self.pattern.search(value)):
+                out.append(m.expand(self.rewrite) if self.rewrite else value)
+        return out
+
+
+def citations(records: Sequence[DocumentRecord], style: CitationStyle) -> dict[str, set[str]]:
+    """citation -> the documents the records say it cites."""
     named: dict[str, set[str]] = {}
     for r in records:
-        for ident in [r.id, *(r.attributes.get("aliases") or ())]:
-            if isinstance(ident, str) and CITABLE.match(ident):
-                named.setdefault(ident.upper(), set()).add(r.id)
+        for cite in style.cites(r):
+            named.setdefault(cite, set()).add(r.id)
     return named
 
 
 def measure_citator(car: CarClient, records: Sequence[DocumentRecord], graph: SupersessionGraph, *,
-                    texts: int = 100, per_text: int = 4, seed: int = 5) -> dict[str, float]:
-    """Texts citing ``per_text`` identifiers each (half of them voided where the corpus has
-    enough), plus an identifier the corpus does not hold; flagged = a mention the citator calls
-    superseded; gold = an identifier naming a document the gold relation supersedes."""
-    named = citations(records)
-    voided = sorted(i for i, docs in named.items() if any(graph.is_superseded(d, None) for d in docs))
-    live = sorted(i for i in named if i not in set(voided))
+                    domain: str = "security", split: str | None = None, texts: int = 100,
+                    per_text: int = 4, seed: int = 5) -> dict[str, float]:
+    """Texts citing ``per_text`` authorities each, one a line (half of them voided where the
+    corpus has enough), plus a line citing one the corpus does not hold. An authority is
+    flagged when a mention on its line is called superseded; it is voided (gold) when the gold
+    relation (the corpus's own join keys, ``links``) fully supersedes a document it cites. Any
+    mention called superseded on the unheld line is a false positive. ``split``: only
+    authorities whose first document is of that split (``questions.split_of``)."""
+    from car_graph_benchmarks.questions import split_of
+
+    style = CitationStyle.of(domain)
+    named = {c: docs for c, docs in citations(records, style).items()
+             if split is None or split_of(min(docs)) == split}
+    voided = sorted(c for c, docs in named.items() if any(graph.is_superseded(d, None) for d in docs))
+    gold = set(voided)
+    live = sorted(c for c in named if c not in gold)
     rng = random.Random(seed)
-    tp = fp = fn = mentions = 0
+    tp = fp = fn = mentions = authorities = 0
     for _ in range(texts):
         cited = rng.sample(voided, min(per_text // 2, len(voided))) + rng.sample(live, min(per_text - per_text // 2, len(live)))
         rng.shuffle(cited)
-        lines = [rng.choice(TEMPLATES).format(ident=i) for i in cited]
-        lines.append("Unrelated: CVE-1999-0000001 is not tracked here.")
+        lines = [rng.choice(style.templates).format(cite=c) for c in cited]
+        lines.append(style.unheld)
         report = car.check("\n".join(lines))
-        flagged = {m.text.upper() for m in report.mentions if "superseded" in m.statuses}
         mentions += len(report.mentions)
-        for ident in cited:
-            gold = ident in set(voided)
-            tp += gold and ident in flagged
-            fn += gold and ident not in flagged
-        fp += len(flagged - set(voided))
-    return {"texts": float(texts), "mentions": float(mentions),
-            "precision": tp / max(tp + fp, 1), "recall": tp / max(tp + fn, 1),
-            "true_positives": float(tp), "false_positives": float(fp), "false_negatives": float(fn)}
+        flagged_lines = {m.line for m in report.mentions if "superseded" in m.statuses}
+        for line, cite in enumerate(cited, start=1):
+            authorities += 1
+            tp += cite in gold and line in flagged_lines
+            fn += cite in gold and line not in flagged_lines
+            fp += cite not in gold and line in flagged_lines
+        fp += len(lines) in flagged_lines
+    return {"texts": float(texts), "authorities": float(authorities), "mentions": float(mentions),
+            "voided_cited": float(tp + fn), "precision": tp / max(tp + fp, 1),
+            "recall": tp / max(tp + fn, 1), "true_positives": float(tp),
+            "false_positives": float(fp), "false_negatives": float(fn)}
 
 
 def run(car: CarClient, raw_dir: Path, *, domain: str = "security", split: str = "test",
@@ -261,14 +305,8 @@ def run(car: CarClient, raw_dir: Path, *, domain: str = "security", split: str =
         progress: bool = False) -> GuardBenchmark:
     """Build the domain's benchmark, ingest it (``ingest``: into a graph the caller has wiped),
     and measure the guard and the citator on ``split``."""
-    from car_graph_benchmarks.links import gold_edges
-    from car_graph_benchmarks.questions import build_benchmark
-
     started = time.perf_counter()
-    bench = build_benchmark(domain, raw_dir, n_distractors=n_distractors, seed=seed)
-    if ingest:
-        car.ingest(bench.documents, progress=progress)
-    graph = SupersessionGraph(gold_edges(bench.links.links if bench.links else (), bench.documents))
+    bench, graph = _loaded(car, raw_dir, domain, n_distractors, seed, ingest, progress)
     queries = bench.split(bench.queries, split)[:max_questions]
     store = DenseStore(bench.documents, car.embedder.embed_documents)
     guarded = measure_guard(car, store, queries, graph, progress=progress)
@@ -276,8 +314,29 @@ def run(car: CarClient, raw_dir: Path, *, domain: str = "security", split: str =
         domain=domain, split=split, questions=len(queries), documents=len(bench.documents),
         voided_share=guarded["voided_share"], tca=guarded["tca"], latency_ms=guarded["latency_ms"],
         chunks=measure_chunks(car, bench.documents, documents=chunk_documents),
-        citator=measure_citator(car, bench.documents, graph, texts=citator_texts),
+        citator=measure_citator(car, bench.documents, graph, domain=domain, split=split,
+                                texts=citator_texts),
         seconds=time.perf_counter() - started)
+
+
+def _loaded(car: CarClient, raw_dir: Path, domain: str, n_distractors: int, seed: int,
+            ingest: bool, progress: bool) -> tuple[Any, SupersessionGraph]:
+    """The domain's benchmark (ingested when ``ingest``) and its gold relation."""
+    from car_graph_benchmarks.links import gold_edges
+    from car_graph_benchmarks.questions import build_benchmark
+
+    bench = build_benchmark(domain, raw_dir, n_distractors=n_distractors, seed=seed)
+    if ingest:
+        car.ingest(bench.documents, progress=progress)
+    return bench, SupersessionGraph(gold_edges(bench.links.links if bench.links else (), bench.documents))
+
+
+def run_citator(car: CarClient, raw_dir: Path, *, domain: str, split: str = "test",
+                n_distractors: int = 2000, seed: int = 13, texts: int = 100, ingest: bool = True,
+                progress: bool = False) -> dict[str, float]:
+    """The citator alone on ``domain``'s texts of ``split`` (see measure_citator)."""
+    bench, graph = _loaded(car, raw_dir, domain, n_distractors, seed, ingest, progress)
+    return measure_citator(car, bench.documents, graph, domain=domain, split=split, texts=texts)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -294,11 +353,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--chunk-documents", type=int, default=300)
     parser.add_argument("--citator-texts", type=int, default=100)
     parser.add_argument("--no-ingest", action="store_true", help="the graph already holds the corpus")
+    parser.add_argument("--citator-only", action="store_true", help="measure the citator alone")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
     with CarClient.from_env() as car:
         if not args.no_ingest:
             wipe_database(car.driver, car.database, car.store.uri or "")
+        if args.citator_only:
+            scores = run_citator(car, args.raw_dir, domain=args.domain, split=args.split,
+                                 texts=args.citator_texts, ingest=not args.no_ingest, progress=True)
+            print(f"citator on {args.domain} {args.split}: "
+                  + ", ".join(f"{k} {v:.4g}" for k, v in scores.items()))
+            if args.json:
+                args.json.write_text(json.dumps(scores, indent=2) + "\n")
+            return
         result = run(car, args.raw_dir, domain=args.domain, split=args.split,
                      max_questions=args.max_questions, chunk_documents=args.chunk_documents,
                      citator_texts=args.citator_texts, ingest=not args.no_ingest, progress=True)

@@ -87,6 +87,8 @@ __all__ = [
 REAL_DOMAINS = ("security", "law", "drug")
 # the split of the real-corpus question sets a report cites; "dev" is for tuning only
 REPORTED_SPLIT = "test"
+# the freshness guard's row in the report: its questions (and chunked documents) on this graph
+GUARD_DOMAIN, GUARD_QUESTIONS = "security", 20
 SYNTHETIC = "synthetic"
 SYNTHETIC_DOCS = 2400
 SYNTHETIC_SEED = 7
@@ -253,6 +255,9 @@ class ReproduceReport:
     out: Path
     plot: Path | None
     seconds: float
+    # the freshness guard's smoke-sized row (benchmarks/guard.py, GuardBenchmark), measured on
+    # the security graph right after its benchmark; None when security was not run
+    guard: Any = None
 
 
 # --- pure helpers --------------------------------------------------------------------------------
@@ -683,6 +688,15 @@ def render_markdown(report: ReproduceReport) -> str:
                     out.append(f"* {cls} — `{ex.query_id}` \"{_escape(ex.question)}\": "
                                f"{_escape(ex.detail)}")
             out.append("")
+    if report.guard is not None:
+        out += ["## Freshness guard (smoke)", "",
+                f"The guard (`CarClient.guard`) on the first {report.guard.questions} "
+                f"{report.guard.split}-split questions of the {report.guard.domain} graph, each "
+                "one's dense top 5 from an in-memory store of the same corpus; chunks of "
+                f"{int(report.guard.chunks['documents'])} documents; the citator on "
+                f"{int(report.guard.citator['texts'])} texts. The full run is "
+                "`python -m car_graph_benchmarks.guard --split test`.", "",
+                "```", report.guard.table(), "```", ""]
     out += ["## Where a target is missed", ""]
     targets = ", ".join(f"{name} ≥ {t:.2f}" for name, t in TARGETS.items())
     out += [f"Targets for car's strict TCA@{k}: {targets}; every robustness set "
@@ -1009,6 +1023,7 @@ def reproduce(
             print(message, file=sys.stderr, flush=True)
 
     results: list[BenchmarkResult] = []
+    guarded = None
     for name, build in benchmark_builders(
             raw_dir, domains=domains, variant_domains=variant_domains, synthetic=synthetic,
             with_compliance=with_compliance, compliance_examples=compliance_examples,
@@ -1021,6 +1036,14 @@ def reproduce(
         result = _run_benchmark(client, reset, bench, k=k, k_max=k_max, progress=progress)
         results.append(result)
         say(f"[{name}] car TCA@{k} = {result.main.systems['car'].scores.tca:.3f}")
+        if name == GUARD_DOMAIN and raw_dir is not None:  # on the graph just loaded
+            from car_graph_benchmarks import guard as guard_benchmark
+
+            say(f"[{name}] the freshness guard, smoke-sized")
+            guarded = guard_benchmark.run(
+                client, raw_dir, domain=name, split=REPORTED_SPLIT, n_distractors=n_distractors,
+                seed=seed, max_questions=GUARD_QUESTIONS, chunk_documents=GUARD_QUESTIONS,
+                citator_texts=GUARD_QUESTIONS // 2, ingest=False)
 
     plot = plot_curves(results, out.parent / "tca_at_k.png", k)
     report = ReproduceReport(
@@ -1039,6 +1062,7 @@ def reproduce(
         out=out,
         plot=plot,
         seconds=time.perf_counter() - started,
+        guard=guarded,
     )
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(render_markdown(report), encoding="utf-8")

@@ -17,9 +17,9 @@ their chains, come from one closure.cypher statement for all the items (the sema
   after it; a withdrawn or unresolved one stays, warned (nothing replaces it);
 * ``drop``: superseded and withdrawn items go; partially superseded and unresolved ones stay, warned.
 
-Statements per call: the status statement, plus one fulltext statement when some items have
-no known id, plus one vector statement (and one batch of embeddings) when some of those are
-not found word for word.
+Statements per call: the status statement; when some items have no known id, one fulltext
+statement (a phrase each); for those not found word for word, one more (their content words);
+for those still not found, one vector statement and one batch of embeddings.
 """
 
 from __future__ import annotations
@@ -216,8 +216,9 @@ class _Candidate:
 
     @classmethod
     def of(cls, row: Mapping[str, Any]) -> _Candidate:
-        title, text = row["title"] or "", row["text"] or ""
-        return cls(row["doc_id"], normalise(text), normalise(f"{title} {text}"))
+        title, whole = normalise(row["title"] or ""), normalise(row["text"] or "")
+        # normalise(f"{title} {text}"), without reading the text twice
+        return cls(row["doc_id"], whole, f"{title} {whole}" if title and whole else title or whole)
 
 
 def fulltext_terms(text: str, stop: frozenset[str], limit: int = FULLTEXT_TERMS) -> str:
@@ -235,12 +236,17 @@ _INDEX_TOKEN = re.compile(r"\w+(?:[.'’]\w+)*")
 
 
 def phrase_query(text: str) -> str:
-    """The item's first tokens as one Lucene phrase, without its first and last (a chunker cuts
-    words in half at a chunk's edges); "" when fewer than three remain. A prefix is enough:
-    every document holding the passage holds its prefix, and the text comparison rejects the
-    documents that hold only the prefix. Inside quotes only ``"`` and
-    ``\\`` are special, and no token holds either."""
-    inner = _INDEX_TOKEN.findall(text.lower())[1:-1][:PHRASE_TOKENS]
+    """The first tokens of the item's longest line as one Lucene phrase, without the item's
+    first and last token (a chunker cuts words in half at a chunk's edges); "" when fewer than
+    three remain. One line, because a document's title and text are indexed apart: a phrase
+    running from a title into its text ("title\ntext", as stores often hold a document) would
+    find nothing. A prefix is enough: every document holding the passage holds its prefix, and
+    the text comparison rejects the documents that hold only the prefix. Inside quotes only
+    ``"`` and ``\\`` are special, and no token holds either."""
+    runs = [_INDEX_TOKEN.findall(line) for line in text.lower().split("\n")]
+    runs[0] = runs[0][1:]
+    runs[-1] = runs[-1][:-1]
+    inner = max(runs, key=len)[:PHRASE_TOKENS]
     return f'"{" ".join(inner)}"' if len(inner) >= 3 else ""
 
 
@@ -284,35 +290,49 @@ def near_duplicate(item: str, candidates: Iterable[_Candidate]) -> _Match:
 
 def match_texts(store: GraphStore, embedder: Callable[[], Embedder], texts: Mapping[int, str],
                 stop: frozenset[str]) -> dict[int, _Match]:
-    """Items (index -> text) matched by text: fulltext candidates compared word for word, then
-    for the rest embedding and fulltext candidates compared for near duplicates."""
+    """Items (index -> text) matched by text, each step only for the items the last left: phrase
+    candidates compared word for word (the phrase finds every document holding the item, so a
+    copy or a chunk costs one index lookup), then content-word candidates, then embedding
+    candidates, compared word for word and then for near duplicates."""
     normal = {i: normalise(t) for i, t in texts.items()}
     matches: dict[int, _Match] = {i: _Match("unmatched", 0.0) for i, n in normal.items() if not n}
-    queries = [{"item": i, "phrase": phrase_query(texts[i]), "fulltext": fulltext_terms(texts[i], stop)}
-               for i in sorted(normal) if normal[i]]
-    queries = [q for q in queries if q["phrase"] or q["fulltext"]]
-    lexical: dict[int, list[_Candidate]] = {}
-    if queries:
-        for row in store.read("guard_text_candidates", items=queries, candidates=CANDIDATES):
-            lexical.setdefault(row["item"], []).append(_Candidate.of(row))
-    rest = []
-    for i, n in normal.items():
-        if i in matches:
-            continue
-        found = word_for_word(n, lexical.get(i, ()))
-        if found is None:
-            rest.append(i)
-        else:
-            matches[i] = found
+    known: dict[str, _Candidate] = {}  # a document drawn for several items is normalised once
+    pools: dict[int, list[_Candidate]] = {i: [] for i in normal if i not in matches}
+
+    def draw(query: str, **params: Any) -> None:
+        for row in store.read(query, candidates=CANDIDATES, **params):
+            c = known.get(row["doc_id"])
+            if c is None:
+                c = known[row["doc_id"]] = _Candidate.of(row)
+            pools[row["item"]].append(c)
+
+    def compare(items: Iterable[int]) -> list[int]:
+        """Items matched word for word now; the others, left for the next step."""
+        left = []
+        for i in items:
+            found = word_for_word(normal[i], pools[i])
+            if found is None:
+                left.append(i)
+            else:
+                matches[i] = found
+        return left
+
+    phrases = {i: q for i in sorted(pools) if (q := phrase_query(texts[i]))}
+    if phrases:
+        draw("guard_text_candidates",
+             items=[{"item": i, "phrase": q, "fulltext": ""} for i, q in phrases.items()])
+    rest = compare(sorted(pools))
+    terms = {i: q for i in rest if (q := fulltext_terms(texts[i], stop))}
+    if terms:
+        draw("guard_text_candidates",
+             items=[{"item": i, "phrase": "", "fulltext": q} for i, q in terms.items()])
+        rest = compare(rest)
     if rest:
         vectors = embedder().embed_documents([texts[i] for i in rest])
-        dense: dict[int, list[_Candidate]] = {}
-        for row in store.read("guard_vector_candidates", candidates=CANDIDATES,
-                              items=[{"item": i, "embedding": v} for i, v in zip(rest, vectors, strict=True)]):
-            dense.setdefault(row["item"], []).append(_Candidate.of(row))
+        draw("guard_vector_candidates",
+             items=[{"item": i, "embedding": v} for i, v in zip(rest, vectors, strict=True)])
         for i in rest:
-            pool = [*lexical.get(i, ()), *dense.get(i, ())]
-            matches[i] = word_for_word(normal[i], pool) or near_duplicate(normal[i], pool)
+            matches[i] = word_for_word(normal[i], pools[i]) or near_duplicate(normal[i], pools[i])
     return matches
 
 

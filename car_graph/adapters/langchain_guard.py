@@ -1,8 +1,9 @@
 """The freshness guard as a LangChain document compressor (``pip install 'car-graph[langchain]'``):
 keep the team's retriever, and let car-graph annotate, replace or drop what it returned that is
-voided. Use it wherever LangChain takes a ``BaseDocumentCompressor``, e.g. (from ``langchain``)
+voided. Use it wherever LangChain takes a ``BaseDocumentCompressor``, e.g. (from
+``langchain-classic``; ``langchain.retrievers`` before LangChain 1.0)
 
-    from langchain.retrievers import ContextualCompressionRetriever
+    from langchain_classic.retrievers import ContextualCompressionRetriever
     guarded = ContextualCompressionRetriever(
         base_compressor=CarGuardCompressor(client=car, policy="replace"),
         base_retriever=vector_store.as_retriever(k=5))

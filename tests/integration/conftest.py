@@ -19,6 +19,8 @@ from car_graph.demo import run_demo
 from car_graph.embedding import create_embedder
 from car_graph.extraction import EntityExtractor
 from car_graph.local_server import LocalNeo4j
+from car_graph.records import parse_record
+from car_graph.rules import parse_rules
 from car_graph.store import GraphStore
 
 
@@ -82,3 +84,29 @@ def outage(outage_server: LocalNeo4j) -> Iterator[tuple[LocalNeo4j, Target, neo4
         wipe_database(driver, "neo4j", uri)
         schema.apply(driver, "neo4j", HashEmbedder.dimensions)
         yield outage_server, target, driver
+
+
+@pytest.fixture
+def lib_advisory() -> dict:
+    """An advisory on lib, fixed in 4.17.12 (the stale document of lib_graph), as a record."""
+    return {
+        "id": "ADV-1", "kind": "advisory", "published": "2020-03-01",
+        "title": "Prototype pollution in lib",
+        "text": "Prototype pollution in lib lets attackers modify object prototypes via merge.",
+        "scope": {"package": "npm:lib"}, "attributes": {"fixed_versions": ["4.17.12"]},
+    }
+
+
+@pytest.fixture
+def lib_graph(car: CarClient, lib_advisory: dict) -> CarClient:
+    """The smallest graph with a stale document and what controls it (the guard's and the RAG
+    adapters' tests): lib_advisory, and the release 4.17.12 that fixes it by the release rule."""
+    release = {
+        "id": "REL-4.17.12", "kind": "release", "published": "2020-04-01",
+        "title": "lib 4.17.12 released", "text": "Version 4.17.12 is out. Changelog: maintenance.",
+        "scope": {"package": "npm:lib"}, "attributes": {"version": "4.17.12"},
+    }
+    rule = {"name": "release_fixes_advisory", "newer_kind": "release", "older_kind": "advisory",
+            "scope": "package", "match": {"newer": "version", "older": "fixed_versions", "op": "in"}}
+    car.ingest([parse_record(lib_advisory), parse_record(release)], parse_rules({"rules": [rule]}, "t"))
+    return car

@@ -14,23 +14,9 @@ import pytest
 from car_graph.client import CarClient
 from car_graph.guard import normalise
 from car_graph.records import parse_record
-from car_graph.rules import parse_rules
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.models]
 
-ADVISORY = {
-    "id": "ADV-1", "kind": "advisory", "published": "2020-03-01",
-    "title": "Prototype pollution in lib",
-    "text": "Prototype pollution in lib lets attackers modify object prototypes via merge.",
-    "scope": {"package": "npm:lib"}, "attributes": {"fixed_versions": ["4.17.12"]},
-}
-RELEASE = {
-    "id": "REL-4.17.12", "kind": "release", "published": "2020-04-01",
-    "title": "lib 4.17.12 released", "text": "Version 4.17.12 is out. Changelog: maintenance.",
-    "scope": {"package": "npm:lib"}, "attributes": {"version": "4.17.12"},
-}
-RULE = {"name": "release_fixes_advisory", "newer_kind": "release", "older_kind": "advisory",
-        "scope": "package", "match": {"newer": "version", "older": "fixed_versions", "op": "in"}}
 # a long document of distinct sentences, so that every chunk of it is its own
 GUIDE_TEXT = " ".join(
     f"Step {n}: configure the {word} resolver with a timeout of {n * 7} seconds and retry {n % 4} times."
@@ -43,10 +29,9 @@ UNKNOWN = {"text": "A recipe for lemon cake: butter, sugar, eggs and flour.", "m
 
 
 @pytest.fixture
-def graph(car: CarClient) -> CarClient:
-    car.ingest([parse_record(r) for r in (ADVISORY, RELEASE, GUIDE)],
-               parse_rules({"rules": [RULE]}, "t"))
-    return car
+def graph(lib_graph: CarClient) -> CarClient:  # conftest.py: ADV-1 superseded by REL-4.17.12
+    lib_graph.ingest([parse_record(GUIDE)])
+    return lib_graph
 
 
 def chunks(text: str, size: int = 500, overlap: int = 100) -> list[str]:
@@ -86,8 +71,9 @@ def test_each_policy_puts_what_it_says_into_the_context(graph: CarClient) -> Non
     assert before.items[0].status == "active" and before.context[0].text == "stale advisory"
 
 
-def test_an_unknown_item_passes_through_untouched_and_is_counted(graph: CarClient) -> None:
-    report = graph.guard([UNKNOWN, {"text": ADVISORY["text"], "metadata": {"doc_id": "my-own-17"}}])
+def test_an_unknown_item_passes_through_untouched_and_is_counted(graph: CarClient,
+                                                                lib_advisory: dict) -> None:
+    report = graph.guard([UNKNOWN, {"text": lib_advisory["text"], "metadata": {"doc_id": "my-own-17"}}])
     unknown, advisory = report.items
     assert (unknown.match, unknown.doc_id, unknown.action) == ("unmatched", None, "pass")
     assert report.context[0].text == UNKNOWN["text"] and report.context[0].metadata == UNKNOWN["metadata"]
@@ -96,8 +82,9 @@ def test_an_unknown_item_passes_through_untouched_and_is_counted(graph: CarClien
     assert report.counts["passed_through"] == 1 and report.counts["matched"] == 1
 
 
-def test_text_is_matched_exactly_as_a_chunk_or_as_a_near_duplicate(graph: CarClient) -> None:
-    exact = f"{ADVISORY['title']}\n\n{ADVISORY['text'].upper()}"  # case and spacing differ
+def test_text_is_matched_exactly_as_a_chunk_or_as_a_near_duplicate(graph: CarClient,
+                                                                   lib_advisory: dict) -> None:
+    exact = f"{lib_advisory['title']}\n\n{lib_advisory['text'].upper()}"  # case and spacing differ
     pieces = chunks(GUIDE_TEXT)
     assert len(pieces) >= 3 and all(len(p) == 500 for p in pieces[:-1])
     edited = pieces[1].replace("configure", "set up", 1).replace("seconds", "secs", 1)
@@ -107,6 +94,31 @@ def test_text_is_matched_exactly_as_a_chunk_or_as_a_near_duplicate(graph: CarCli
     assert found[1:-1] == [("chunk", "GUIDE-1")] * len(pieces)
     assert found[-1] == ("near", "GUIDE-1") and 0.9 <= report.items[-1].score < 1.0
     assert normalise(edited) not in normalise(GUIDE_TEXT)  # really not word for word
+
+
+def test_copies_and_chunks_are_found_by_one_phrase_lookup_and_only_the_rest_go_further(
+        graph: CarClient, lib_advisory: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    statements: list[tuple[str, list]] = []
+    read = graph.store.read
+
+    def counted(name: str, **params):
+        statements.append((name, params.get("items") or []))
+        return read(name, **params)
+
+    monkeypatch.setattr(graph.store, "read", counted)
+    # as a store holds them: title, a line break, text (a title and a text are indexed apart)
+    copies = [f"{lib_advisory['title']}\n{lib_advisory['text']}", f"{GUIDE['title']}\n{GUIDE_TEXT}",
+              *chunks(GUIDE_TEXT)[:2]]
+    report = graph.guard(copies)
+    assert [i.doc_id for i in report.items] == ["ADV-1", "GUIDE-1", "GUIDE-1", "GUIDE-1"]
+    lookups = [items for name, items in statements if name.startswith("guard_")]
+    assert len(lookups) == 1 and all(q["phrase"] and not q["fulltext"] for q in lookups[0])
+    # a near duplicate goes on to the content words and the embedding
+    statements.clear()
+    edited = chunks(GUIDE_TEXT)[1].replace("configure", "set up", 1).replace("seconds", "secs", 1)
+    assert graph.guard([edited]).items[0].match == "near"
+    assert [name for name, _ in statements if name.startswith("guard_")] == [
+        "guard_text_candidates", "guard_text_candidates", "guard_vector_candidates"]
 
 
 def test_a_passage_two_documents_hold_is_not_guessed(car: CarClient) -> None:

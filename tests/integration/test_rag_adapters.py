@@ -13,32 +13,16 @@ from datetime import date
 import pytest
 
 from car_graph.client import CarClient
-from car_graph.records import parse_record
-from car_graph.rules import parse_rules
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.models]
 
 QUESTION = "Is lib still vulnerable to prototype pollution?"
 BEFORE_RELEASE = date(2020, 3, 15)
-ADVISORY = {
-    "id": "ADV-1", "kind": "advisory", "published": "2020-03-01",
-    "title": "Prototype pollution in lib",
-    "text": "Prototype pollution in lib lets attackers modify object prototypes via merge.",
-    "scope": {"package": "npm:lib"}, "attributes": {"fixed_versions": ["4.17.12"]},
-}
-RELEASE = {
-    "id": "REL-4.17.12", "kind": "release", "published": "2020-04-01",
-    "title": "lib 4.17.12 released", "text": "Version 4.17.12 is out. Changelog: maintenance.",
-    "scope": {"package": "npm:lib"}, "attributes": {"version": "4.17.12"},
-}
-RULE = {"name": "release_fixes_advisory", "newer_kind": "release", "older_kind": "advisory",
-        "scope": "package", "match": {"newer": "version", "older": "fixed_versions", "op": "in"}}
 
 
 @pytest.fixture
-def graph(car: CarClient) -> CarClient:
-    car.ingest([parse_record(ADVISORY), parse_record(RELEASE)], parse_rules({"rules": [RULE]}, "t"))
-    return car
+def graph(lib_graph: CarClient) -> CarClient:  # conftest.py: ADV-1 superseded by REL-4.17.12
+    return lib_graph
 
 
 def assert_controlling(metadata: dict, as_of: str | None = None) -> None:

@@ -16,42 +16,29 @@ from typing import Any
 import pytest
 
 from car_graph.client import CarClient
-from car_graph.records import parse_record
-from car_graph.rules import parse_rules
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.models]
 
 QUESTION = "Is lib vulnerable to prototype pollution via merge?"
-ADVISORY = {
-    "id": "ADV-1", "kind": "advisory", "published": "2020-03-01",
-    "title": "Prototype pollution in lib",
-    "text": "Prototype pollution in lib lets attackers modify object prototypes via merge.",
-    "scope": {"package": "npm:lib"}, "attributes": {"fixed_versions": ["4.17.12"]},
-}
-RELEASE = {
-    "id": "REL-4.17.12", "kind": "release", "published": "2020-04-01",
-    "title": "lib 4.17.12 released", "text": "Version 4.17.12 is out. Changelog: maintenance.",
-    "scope": {"package": "npm:lib"}, "attributes": {"version": "4.17.12"},
-}
-RULE = {"name": "release_fixes_advisory", "newer_kind": "release", "older_kind": "advisory",
-        "scope": "package", "match": {"newer": "version", "older": "fixed_versions", "op": "in"}}
 # the team's corpus: (text, metadata)
-TEAM = [
-    (f"{ADVISORY['title']}\n{ADVISORY['text']}", {"source": "advisories"}),
+TEAM = [  # the first: conftest.py's lib_advisory, word for word
+    ("Prototype pollution in lib\n"
+     "Prototype pollution in lib lets attackers modify object prototypes via merge.", {"source": "advisories"}),
     ("Prototype pollution via merge: a blog post about lib and how merge works on prototypes.",
      {"source": "blog"}),
 ]
 
 
 @pytest.fixture
-def graph(car: CarClient) -> CarClient:
-    car.ingest([parse_record(ADVISORY), parse_record(RELEASE)], parse_rules({"rules": [RULE]}, "t"))
-    return car
+def graph(lib_graph: CarClient, lib_advisory: dict) -> CarClient:  # ADV-1 superseded by REL-4.17.12
+    assert TEAM[0][0] == f"{lib_advisory['title']}\n{lib_advisory['text']}"
+    return lib_graph
 
 
-def test_langchain_compressor_over_an_in_memory_store_replaces_the_stale_document(
+def test_langchain_compression_retriever_over_an_in_memory_store_replaces_the_stale_document(
     graph: CarClient, embedder: Any
 ) -> None:
+    from langchain_classic.retrievers import ContextualCompressionRetriever
     from langchain_core.documents import BaseDocumentCompressor, Document
     from langchain_core.embeddings import Embeddings
     from langchain_core.vectorstores import InMemoryVectorStore
@@ -73,8 +60,9 @@ def test_langchain_compressor_over_an_in_memory_store_replaces_the_stale_documen
 
     compressor = CarGuardCompressor(client=graph, policy="replace")
     assert isinstance(compressor, BaseDocumentCompressor)
-    # what ContextualCompressionRetriever does: the base retriever's documents, then the compressor
-    guarded = (retriever | (lambda docs: compressor.compress_documents(docs, QUESTION))).invoke(QUESTION)
+    # LangChain's own chain: the base retriever's documents, then the compressor
+    guarded = ContextualCompressionRetriever(base_compressor=compressor,
+                                             base_retriever=retriever).invoke(QUESTION)
     by_source = {d.metadata.get("source"): d for d in guarded}
     assert by_source["blog"] == next(d for d in found if d.metadata["source"] == "blog")
     assert "advisories" not in by_source
@@ -83,7 +71,9 @@ def test_langchain_compressor_over_an_in_memory_store_replaces_the_stale_documen
     assert release.metadata["car_graph"]["replaces"] == "ADV-1"
     assert release.metadata["car_graph"]["chain"][0]["rule"] == "release_fixes_advisory"
 
-    annotated = CarGuardCompressor(client=graph).compress_documents(found, QUESTION)
+    annotated = ContextualCompressionRetriever(base_compressor=CarGuardCompressor(client=graph),
+                                               base_retriever=retriever).invoke(QUESTION)
+    assert next(d for d in annotated if d.metadata.get("source") == "blog") == by_source["blog"]
     [stale] = [d for d in annotated if d.metadata.get("source") == "advisories"]
     assert stale.page_content.startswith("[car-graph: Prototype pollution in lib [ADV-1] is SUPERSEDED")
     assert stale.metadata["car_graph"]["match"] == "exact"

@@ -13,6 +13,7 @@ from car_graph.guard import (
     as_input,
     near_duplicate,
     normalise,
+    phrase_query,
     text_hash,
     word_for_word,
 )
@@ -77,3 +78,18 @@ def test_each_policy_decides_what_a_superseded_item_becomes() -> None:
     annotated = apply_policy([_superseded(), unknown], "annotate", None, None, "doc_id")
     assert annotated[0].output[0].text.startswith("[car-graph: Old [OLD] is SUPERSEDED now; controlling: New [NEW]")
     assert annotated[1].output[0].metadata == {"x": 1} and annotated[1].action == "pass"
+
+
+def test_the_phrase_stays_on_one_line_so_a_title_and_its_text_indexed_apart_are_found() -> None:
+    # a store holding "title\ntext": the phrase is the text's, never running across the break
+    assert phrase_query("Prototype pollution in lib\nThe merge function lets attackers modify "
+                        "object prototypes.") == '"the merge function lets attackers modify object"'
+    # one line: the first and last tokens go (a chunker cuts words at a chunk's edges)
+    assert phrase_query("ution in lib lets attackers modi") == '"in lib lets attackers"'
+    assert phrase_query("three short words") == ""  # fewer than three left: no phrase
+
+
+def test_a_candidate_with_its_title_reads_as_the_title_and_text_normalised_together() -> None:
+    for title, text in (("Title: One", "Body, two."), ("", "Body only."), ("Title only", "")):
+        c = candidate("D", text, title)
+        assert c.with_title == normalise(f"{title} {text}") and c.whole == normalise(text)
