@@ -249,6 +249,31 @@ def neo4j_status(state: CliState, instance: str, as_json: bool) -> None:
         _print_status(status, str(server.password_file))
 
 
+@neo4j_group.command("compact")
+@instance_option
+@click.option("--memory", type=click.Choice(sorted(MEMORY_PROFILES)), default=DEFAULT_MEMORY,
+              show_default=True, help="Heap and page cache of the instance and its scratch copy.")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@pass_state
+def neo4j_compact(state: CliState, instance: str, memory: str, yes: bool, as_json: bool) -> None:
+    """Rebuild the instance's store from its live records, so that what was deleted or purged
+    is gone from the store files, transaction logs and index segments (docs/history.md). Stops
+    the server for the swap and starts it again."""
+    from car_graph.compaction import compact
+
+    if not yes:
+        click.confirm(f"Rebuild the store of instance {instance!r} (the server restarts)?", abort=True)
+    report = compact(state.server(instance), memory=memory_profile(memory),
+                     progress=(lambda _m: None) if as_json else click.echo)
+    if as_json:
+        _echo_json(report.to_json())
+    else:
+        click.echo(f"Compacted {report.instance}: {report.nodes} nodes, {report.relationships} "
+                   f"relationships kept; {report.bytes_before / 2**20:.1f} MiB -> "
+                   f"{report.bytes_after / 2**20:.1f} MiB on disk in {report.seconds} s")
+
+
 # ------------------------------------------------------------------ schema
 
 
@@ -460,7 +485,8 @@ def purge(state: CliState, doc_ids: tuple[str, ...], before: str | None, reason:
     (--before), or the whole recorded history of DOC_ID... (a deleted document's last version
     too). The purge is itself a recorded run (`car-graph runs`) with its cut-off and reason;
     the current state is untouched, and so is every answer at an instant after the cut-off.
-    --known-at reads before it answer with a note (or refuse with --strict)."""
+    --known-at reads before it answer with a note (or refuse with --strict). The erased text
+    stays in files on disk until `car-graph neo4j compact` (docs/history.md)."""
     if (before is None) == (not doc_ids):
         raise click.UsageError("give DOC_ID... or --before DATE (one of the two)")
     moment = None
