@@ -40,13 +40,18 @@ alone: the sources' own supersession links (:func:`car_graph_benchmarks.links.se
 OSV fixed versions and CVE aliases, never the rules) between documents recorded by then, and
 the frontier of the anchor's closure over them (:func:`controlling_known_then`, a dozen lines
 of its own, not car-graph's semantics). A question whose anchor was not yet recorded is not
-asked at that date (counted as ``anchor_not_yet_recorded``).
+asked at that date (counted as ``anchor_not_yet_recorded``). Each question line names the run
+that recorded its date's step, ``"known_at": "run:k"`` (the corpus date is
+``known_at_date``): transaction time belongs to the graph, not to the corpus, so a date would
+read an empty graph. On the graph the runner leaves (a wiped database, then step k = run k),
+``car-graph eval benchmarks/security/known_at.test.jsonl`` asks each line as that step left it.
 
 The runner (``car-graph known-at-bench``) wipes the local database, ingests the steps in order
-(each a run with its own recorded time), and asks each date's questions of ``car`` and
-``hybrid`` twice: with ``known_at`` = the instant after that step's run, and without (today's
-graph). Both are scored with strict TCA@k (``car_graph.metrics.strict_tca``, as ``car-graph
-eval`` scores) against the as-known-then gold and relation. It also counts *anachronisms*:
+(each a run with its own recorded time; it checks that step k is run k), and asks each date's
+questions of ``car`` and ``hybrid`` twice: with the line's ``known_at`` (``run:k``, pinned to
+that run's last commit, as ``eval`` pins it) and without (today's graph). Both are scored with
+strict TCA@k (``car_graph.metrics.strict_tca``, as ``car-graph eval`` scores) against the
+as-known-then gold and relation. It also counts *anachronisms*:
 questions whose top k holds a document car-graph had not recorded at that date.
 
 ``python -m car_graph_benchmarks.known_at OUT_DIR --raw RAW`` writes the steps, the question
@@ -72,6 +77,7 @@ from car_graph.ingest.domains.security.common import Collector
 from car_graph.ingest.domains.security.corpus import CONVERTERS, FILES
 from car_graph.metrics import Edge, SupersessionGraph, anchor_recall, strict_tca, wilson_interval
 from car_graph.records import DocumentRecord, parse_record, write_jsonl
+from car_graph.types import RunRef
 from car_graph_benchmarks.corpora import ENV_VAR, CorporaError, require_corpora_dir
 from car_graph_benchmarks.links import security_links
 
@@ -411,7 +417,11 @@ def build_history(
                 "anchors": [anchor],
                 "gold": sorted(gold),
                 "split": q["split"],
-                "known_at": when.isoformat(),
+                # transaction time is the graph's, not the corpus's: the line names the run that
+                # ingested its step (run k = step k on the graph `known-at-bench` builds), so
+                # `car-graph eval` with this file reads the graph as that step left it
+                "known_at": f"run:{step}",
+                "known_at_date": when.isoformat(),
                 "step": step,
                 "info": {"base": q["id"], "gold_today": q["gold"], "gold_changed_later":
                          changed_later, "anchor_step": first_step[anchor],
@@ -567,7 +577,9 @@ def run_history(
     say: Callable[[str], None] = lambda _: None,
 ) -> HistoryRun:
     """Wipe (``reset``), ingest the steps in order through ``client`` (a CarClient), then score
-    each date's questions with known_at = the instant after that date's step and without."""
+    each date's questions with their line's known_at (``run:k``: the state step k left) and
+    without. ValueError if step k did not become run k (the question lines would then name
+    other states)."""
     started = time.perf_counter()
     load = [_load()]
     paths = write_history(bench, work_dir)
@@ -576,10 +588,14 @@ def run_history(
     steps = []
     for number in range(1, len(bench.steps) + 1):
         summary = client.ingest_file(paths[f"step-{number}.jsonl"])
-        # the run's recorded time comes from the same machine's clock, before ingest returns;
-        # the next run starts after this instant
-        instants.append(datetime.now(UTC))
-        time.sleep(0.01)
+        if summary.run != number:
+            raise ValueError(f"step {number} was recorded as run {summary.run}, not run {number}: "
+                             "the question lines' run:k would name other states (was the "
+                             "database wiped first?)")
+        # the instant run k's last commit closed: what `--known-at run:k` reads
+        pin = client.pin_known_at(RunRef(number))
+        assert pin is not None  # a run reference always pins
+        instants.append(pin.instant)
         steps.append({"step": number, "documents": summary.documents, "updated": summary.updated,
                       "unchanged": summary.unchanged, "skipped": len(summary.skipped),
                       "seconds": round(summary.seconds, 1),
@@ -605,7 +621,9 @@ def run_history(
             for row in rows:
                 gold = set(row["gold"])
                 changed = bool(row["info"]["gold_changed_later"])
-                for mode, known_at in (("known_at", instants[number - 1]), ("now", None)):
+                pinned = client.pin_known_at(row["known_at"])  # run:k, as eval reads the line
+                for mode, known_at in (("known_at", pinned.instant if pinned else None),
+                                       ("now", None)):
                     ids, anchor_ids = retriever.search(system, row["question"], k, None,
                                                        "security", known_at)
                     ok = strict_tca(ids, k, gold, graph)

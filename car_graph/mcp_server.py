@@ -93,7 +93,7 @@ from car_graph.records import DocumentRecord, parse_record
 from car_graph.rules import Rule, parse_rules
 from car_graph.settings import Settings
 from car_graph.stats import graph_stats
-from car_graph.types import Explanation, Retrieval, Status, known_at_instant
+from car_graph.types import Explanation, Retrieval, RunRef, Status, parse_known_at
 from car_graph.verdict import Verdict, VerdictKind
 
 try:
@@ -169,8 +169,9 @@ AsOf = Annotated[date | None, Field(description="Answer as of this date (YYYY-MM
                                                 "documents and edges do not count. Omit for today.")]
 KnownAt = Annotated[str | None, Field(max_length=40, description=(
     "Answer as car-graph would have then, from what it had recorded by this date (YYYY-MM-DD: "
-    "the end of that day, UTC) or ISO datetime; omit for the current graph. Beside as_of, "
-    "the date the answer is about."))]
+    "the end of that day, UTC), ISO datetime (no zone: UTC) or run (run:N: the state run N "
+    "left, see `car-graph runs`); omit for the current graph. Beside as_of, the date the "
+    "answer is about."))]
 TopK = Annotated[int, Field(strict=True, ge=1, le=MAX_K, description="Results retrieved before the verdict.")]
 DomainName = Annotated[str | None, Field(max_length=MAX_DOMAIN_CHARS,
                                      description="Only documents of this domain (e.g. law).")]
@@ -187,7 +188,8 @@ Embeds = Annotated[dict[str, Annotated[str, Field(max_length=MAX_QUESTION_CHARS)
 PromptQuestion = Annotated[str, Field(description="The question you are about to answer.")]
 PromptAsOf = Annotated[str | None, Field(description="As of this date (YYYY-MM-DD); omit for today.")]
 PromptKnownAt = Annotated[str | None, Field(description=(
-    "As car-graph had recorded it by then (YYYY-MM-DD or ISO datetime); omit for the current graph."))]
+    "As car-graph had recorded it by then (YYYY-MM-DD: the end of that day, ISO datetime, or "
+    "run:N); omit for the current graph."))]
 Records = Annotated[list[dict[str, Any]], Field(min_length=1, max_length=MAX_INGEST_RECORDS, description=(
     "Generic JSONL records as objects: {id, text, title?, domain?, kind?, published?, scope?, "
     "supersedes?, attributes?} (docs/domains.md)."))]
@@ -537,10 +539,11 @@ def chains_text(explanation: Explanation) -> str:
 
 # -- input checks beyond the schemas -----------------------------------------------------------
 
-def check_known_at(value: str | None) -> datetime | None:
-    """known_at as an instant, or InputRejected naming what is accepted."""
+def check_known_at(value: str | None) -> datetime | RunRef | None:
+    """known_at as the CLI's --known-at takes it (the one parser: an instant, a date's end or
+    run:N), or InputRejected naming what is accepted."""
     try:
-        return known_at_instant(value)
+        return parse_known_at(value)
     except ValueError as exc:
         raise InputRejected(f"known_at: {exc}") from exc
 
@@ -1202,7 +1205,7 @@ class CarTools:
             return error_result(describe_failure(exc))
 
     def _answer(self, question: str, as_of: date | None, k: int = 5,
-                domain: str | None = None, known_at: datetime | None = None) -> Verdict:
+                domain: str | None = None, known_at: datetime | RunRef | None = None) -> Verdict:
         verdict = self.car.answer(check_question(question), as_of=as_of, k=k, domain=domain,
                                   known_at=known_at)
         # nothing found in an empty graph is a setup problem, not an answer (as in the CLI)
@@ -1222,10 +1225,14 @@ class CarTools:
         case, an advisory or a drug approval.
         """
         def work() -> dict[str, Any]:
-            when = check_known_at(known_at)
-            verdict = self._answer(question, as_of, known_at=when)
+            verdict = self._answer(question, as_of, known_at=check_known_at(known_at))
+            # the instant that answered (a run's last commit, the last commit for a later
+            # instant), with its note, as `car-graph ask --json` gives them
+            seen = verdict.retrieval.known_at if verdict.retrieval is not None else None
+            note = verdict.retrieval.known_at_note if verdict.retrieval is not None else None
             return {**verdict.to_json(), "context": verdict.context(),
-                    **({"known_at": when.isoformat()} if when else {})}
+                    **({"known_at": seen.isoformat()} if seen else {}),
+                    **({"known_at_note": note} if note else {})}
 
         return await self._tool(work, lambda d: f"Verdict: {d['verdict']}. {d['summary']} "
                                           "(the structured result has the chains, sources and "

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from car_graph.client import CarClient
+from car_graph.evaluation import evaluate, parse_queries
 from car_graph.metrics import SupersessionGraph
 from car_graph_benchmarks.known_at import HistoryBenchmark, build_history, run_history
 
@@ -109,3 +110,15 @@ def test_known_at_answers_as_recorded_then_on_the_real_history(car: CarClient, t
         assert score.anachronisms_known_at == 0
         assert score.tca_then_known_at == score.tca_known_at
     assert set(run.today) == {"car", "hybrid"}
+
+    # each line names the run that recorded its step (run:k), so `car-graph eval` with the
+    # question file reads the graph as that step left it -- not an empty graph, as a corpus date
+    # (before any commit) would -- and never answers with a later document
+    assert {q["known_at"] for q in bench.questions} <= {f"run:{n}" for n in range(1, len(bench.steps))}
+    queries = parse_queries((json.dumps(q) for q in bench.questions), str(SLICE))
+    report = evaluate(car.retriever, queries, k=5, systems=["car"], domain="security")
+    retrieved = report.systems["car"].retrieved
+    for q in bench.questions:
+        assert retrieved[q["id"]], q["id"]
+        assert set(retrieved[q["id"]][:5]) <= known_by_step[q["step"]], q["id"]
+    assert report.systems["car"].scores.tca > 0
