@@ -638,6 +638,7 @@ def resolve_supersession(
     recompute = None if ids is None else sorted({*ids, *stale})
     rederive_unresolved(store, recompute, all_rules if all_rules is not None else rules, run)
     mark_cycles(store, summary, ids)
+    mark_recorded_cycles(store, ids)
 
 
 def rederive_unresolved(store: GraphStore, ids: list[str] | None,
@@ -718,6 +719,41 @@ def mark_cycles(store: GraphStore, summary: IngestSummary, ids: list[str] | None
             cycle = sorted(nodes)
             if cycle not in summary.cycles:
                 summary.cycles.append(cycle)
+
+
+def mark_recorded_cycles(store: GraphStore, ids: list[str] | None) -> None:
+    """Mark each document on the walked components of the recorded graph (every full edge ever
+    recorded, current or closed) with whether it lies on a cycle there (None: the whole graph).
+    A cycle of any recorded state is a cycle of that graph, so a document marked false lets a
+    --known-at read void it at once (fragments/recorded_acyclic.cypher) instead of running
+    voided.cypher's search for a way back -- quadratic along a long release line. Walked as
+    mark_cycles walks: only the components of touched documents with a full edge in and out;
+    the marks only grow with what is recorded (a purge removing edges leaves a true mark that
+    is merely cautious)."""
+    edges: list[tuple[str, str]] = []
+    marks: dict[str, bool | None] = {}
+    if ids is None:
+        for row in store.read("recorded_cycle_edges"):
+            edges.append((row["newer"], row["older"]))
+            marks[row["newer"]] = row["newer_mark"]
+            marks[row["older"]] = row["older_mark"]
+    else:
+        seen: set[str] = set()
+        for candidate in store.read("recorded_cycle_candidates", ids=ids):
+            if candidate["id"] in seen:
+                continue  # a component an earlier candidate's walk covered
+            walk = store.read("recorded_cycle_component", id=candidate["id"])[0]
+            seen.update(m["id"] for m in walk["members"])
+            marks.update((m["node"], m["mark"]) for m in walk["members"])
+            edges.extend((e["newer"], e["older"]) for e in walk["edges"])
+    graph: dict[str, list[str]] = {}
+    for newer, older in edges:
+        graph.setdefault(newer, []).append(older)
+    on_cycle = strongly_connected(graph)
+    updates = [{"node": node, "mark": node in on_cycle} for node, mark in marks.items()
+               if mark is not (node in on_cycle)]
+    if updates:
+        store.write("mark_recorded_cycles", rows=updates)
 
 
 def strongly_connected(graph: Mapping[str, Sequence[str]]) -> dict[str, int]:

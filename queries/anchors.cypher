@@ -60,8 +60,14 @@ CALL () {
   CALL db.index.fulltext.queryNodes('document_version_fulltext', lucene, {limit: $candidates}) YIELD node, score
   RETURN node AS found, null AS dense, score AS lexical
   UNION ALL
+  // closed versions linked to the entity, under the same cap: a hub now (its current links) or
+  // in its history (its closed versions' links) is not enumerated -- ten rounds of corrections
+  // would otherwise enumerate thousands of a hub's versions for every question naming it
   UNWIND CASE WHEN $known_at IS NULL THEN [] ELSE $entities END AS named
-  MATCH (:Entity {type: named.type, key: named.key})<-[link:WAS_LINKED]-(node:DocumentVersion)
+  MATCH (e:Entity {type: named.type, key: named.key})
+  WHERE COUNT { (e)<-[:IN_SCOPE|IDENTIFIED_BY|NAMED|MENTIONS]-() } <= $scope_cap
+    AND COUNT { (e)<-[:WAS_LINKED]-() } <= $scope_cap
+  MATCH (e)<-[link:WAS_LINKED]-(node:DocumentVersion)
   WHERE link.kind <> 'MENTIONS' OR named.mentions
   RETURN node AS found, null AS dense, null AS lexical
 //@end

@@ -223,13 +223,15 @@ RETURN d.id AS doc_id,
          MATCH (anchor_facts)-[link:IN_SCOPE|WAS_LINKED]->(e:Entity)
          WHERE type(link) = 'IN_SCOPE' OR link.kind = 'IN_SCOPE'
          RETURN {entity: e.type + ':' + e.key,
+                 // (@scope_members, its members' versions then: a linked node counts when its
+                 // own recorded interval holds $known_at -- intervals of one document's nodes never
+                 // overlap, so each member counts once; its facts then are the linked node's)
                  docs: size(COLLECT {
-                   MATCH (e)<-[linked_by:IN_SCOPE|WAS_LINKED]-(linked)
-                   WHERE type(linked_by) = 'IN_SCOPE' OR linked_by.kind = 'IN_SCOPE'
-                   WITH linked, @identity(found: linked) AS member_doc
-                   WHERE @known_version(doc: member_doc, known_at: $known_at) = linked
-                     AND @visible(doc: member_doc, as_of: $as_of, known_at: $known_at)
-                   RETURN DISTINCT member_doc.id LIMIT 1001
+                   UNWIND @scope_members(entity: e, known_at: $known_at) AS member_doc
+                   WITH member_doc
+                   // a member then was recorded then: only a date can hide it
+                   WHERE $as_of IS NULL OR @visible(doc: member_doc, as_of: $as_of, known_at: $known_at)
+                   RETURN member_doc.id LIMIT 1001
                  }),
                  several_chains: @several_chains(entity: e, as_of: $as_of, known_at: $known_at)} AS scope_entry
 //@end

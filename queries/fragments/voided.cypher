@@ -6,14 +6,17 @@
 //   The cheap test comes first: an unmarked full edge in force (cycle_marked.cypher) voids at
 //   once. Only behind a marked edge runs the cycle test: is anything ahead, along full edges in
 //   force, that does not lead back? Edges and facts are those recorded at known_at (null: the
-//   current graph; @recorded, @known_version).
+//   current graph; @recorded, @known_version); there the current marks say nothing, and a
+//   document on no cycle of any recorded state (@recorded_acyclic) is voided at once instead.
 // slots: doc node, as_of date|null, known_at datetime|null
 // locals: voiding, voider, forward, forward_newer, ahead, backward, backward_newer
 // params: (none)
 // returns: boolean
 EXISTS {
   MATCH (doc)<-[voiding:SUPERSEDES|CLOSED_SUPERSEDES]-(voider)
-  WHERE @full(edge: voiding) AND NOT @cycle_marked(edge: voiding, known_at: known_at)
+  WHERE @full(edge: voiding)
+    AND (NOT @cycle_marked(edge: voiding, known_at: known_at)
+         OR @recorded_acyclic(doc: doc, voider: voider, known_at: known_at))
     AND @in_force(edge: voiding, newer: voider, as_of: as_of, known_at: known_at)
 }
 OR (

@@ -19,9 +19,11 @@ from hypothesis import strategies as st
 from reliability_helpers import ConstantEmbedder, first_plans_kept
 
 from car_graph.extraction import EntityExtractor
-from car_graph.ingest.pipeline import delete_documents, ingest_records
+from car_graph.history import pin_known_at
+from car_graph.ingest.pipeline import delete_documents, ingest_records, mark_recorded_cycles
 from car_graph.records import parse_record
 from car_graph.store import GraphStore
+from car_graph.types import RunRef
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.long(60)]
 
@@ -136,3 +138,80 @@ def test_the_walk_follows_full_edges_only_and_each_component_once(db, extractor)
     candidates = [rows for name, _, rows in store.calls if name == "cycle_candidates"]
     assert {r["id"] for rows in candidates for r in rows} == {f"CH{i}" for i in range(1, 39)}
     marks_match_the_strongly_connected_components(db)
+
+
+def recorded_marks(db: Any) -> dict[str, Any]:
+    records, _, _ = db.execute_query(
+        "MATCH (d) WHERE d:Document OR d:RetiredDocument RETURN d.id AS id, d.maybe_cycle_recorded AS mark")
+    return {r["id"]: r["mark"] for r in records}
+
+
+def frontier_as_known(store: GraphStore, anchor: str, known_at: Any) -> dict[str, str]:
+    rows = store.read("closure", anchors=[{"id": anchor, "rank": 0, "score": 1.0}], as_of=None,
+                      known_at=known_at, embedding=None, k=10)
+    return {r["doc_id"]: r["status"] for r in rows if r["doc_id"] is not None}
+
+
+def test_a_cycle_broken_since_still_decides_a_read_as_known_before_it_broke(db, extractor) -> None:
+    """Current marks describe the current graph; a --known-at read lets a full edge void at
+    once only where the recorded graph (every edge ever recorded) has no cycle. A and B
+    superseded each other (no exit: both unresolved); then B was revised without its
+    reference. Read as known before the revision, the cycle must still hold -- a read trusting
+    the current (cleared) mark of A -> B would call B voided."""
+    store = GraphStore(db)
+    first = ingest_records(
+        [rec("A", [("B", False)]), rec("B", [("A", False)]),
+         rec("C1", []), rec("C2", [("C1", False)]), rec("C3", [("C2", False)])],
+        store, ConstantEmbedder(), extractor, [], progress=False)
+    then = pin_known_at(store, RunRef(first.run)).instant
+    ingest_records([rec("B", [], text="revised B")], store, ConstantEmbedder(), extractor, [],
+                   progress=False)
+    marks = recorded_marks(db)
+    assert marks["A"] is True and marks["B"] is True, marks
+    assert [marks[c] for c in ("C1", "C2", "C3")] == [False, False, False], marks
+    marks_match_the_strongly_connected_components(db)  # the current marks: the cycle is gone
+    assert frontier_as_known(store, "A", then) == {"A": "unresolved", "B": "unresolved"}
+    assert frontier_as_known(store, "A", None) == {"A": "active"}
+    assert frontier_as_known(store, "C1", then) == {"C3": "active"}
+
+
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_no_document_on_a_cycle_of_the_recorded_graph_is_marked_acyclic(db, extractor, data) -> None:
+    """The recorded graph: every full edge ever recorded, current or closed, through current and
+    retired documents. A document marked maybe_cycle_recorded = false must lie on none of its
+    cycles (checked by reachability, tests/cycle_reference.py); after changes, deletions and
+    re-ingests, and after the pass over the whole graph that a change of rules runs."""
+    db.execute_query("MATCH (n) DETACH DELETE n")
+    store = GraphStore(db)
+    ids = [f"d{i}" for i in range(data.draw(st.integers(3, 8)))]
+    refs = st.lists(st.tuples(st.sampled_from(ids), st.booleans()), max_size=3)
+    for round_number in range(data.draw(st.integers(1, 3))):
+        chosen = data.draw(st.lists(st.sampled_from(ids), min_size=1, unique=True))
+        ingest_records([rec(i, data.draw(refs), text=f"{i} round {round_number}") for i in chosen],
+                       store, ConstantEmbedder(), extractor, [],
+                       batch_size=data.draw(st.integers(1, 3)), progress=False)
+        gone = data.draw(st.lists(st.sampled_from(ids), max_size=1, unique=True))
+        if gone:
+            delete_documents(store, gone)
+    whole = data.draw(st.booleans())
+    if whole:
+        mark_recorded_cycles(store, None)
+    records, _, _ = db.execute_query(
+        "MATCH (x)-[s:SUPERSEDES|CLOSED_SUPERSEDES]->(y) WHERE NOT coalesce(s.partial, false) "
+        "RETURN elementId(x) AS newer, elementId(y) AS older")
+    graph: dict[str, list[str]] = {}
+    for r in records:
+        graph.setdefault(r["newer"], []).append(r["older"])
+    members = cycle_members(graph)
+    marked, _, _ = db.execute_query(
+        "MATCH (d) WHERE d.maybe_cycle_recorded IS NOT NULL "
+        "RETURN elementId(d) AS node, d.id AS id, d.maybe_cycle_recorded AS mark")
+    for r in marked:
+        if r["mark"] is False:
+            assert r["node"] not in members, f"{r['id']} lies on a recorded cycle but is marked acyclic"
+    if whole:  # the whole-graph pass marks every document an edge touches, each rightly
+        ends = {node for r in records for node in (r["newer"], r["older"])}
+        assert {r["node"]: r["mark"] for r in marked if r["node"] in ends} == {
+            node: node in members for node in ends}
