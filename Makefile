@@ -81,10 +81,16 @@ BENCH_FLAGS ?=
 # BENCH_PARTIAL_SIZE joined by partial edges, beside the same corpus without them
 BENCH_PARTIAL_DOCS ?= 10000
 BENCH_PARTIAL_SIZE ?= 10000
+# what recorded history costs (issue 61): BENCH_HISTORY_DOCS documents, then
+# BENCH_HISTORY_ROUNDS rounds correcting 10 % of them, beside the same graph with no history
+BENCH_HISTORY_DOCS ?= 100000
+BENCH_HISTORY_ROUNDS ?= 10
 bench: neo4j
 	$(BIN)/python -m car_graph_benchmarks.bench --scales $(BENCH_SCALES) $(BENCH_FLAGS)
 	$(BIN)/python -m car_graph_benchmarks.bench --scales $(BENCH_PARTIAL_DOCS) \
 	  --partial-components $(BENCH_PARTIAL_SIZE) $(BENCH_FLAGS)
+	$(BIN)/python -m car_graph_benchmarks.bench --scales $(BENCH_HISTORY_DOCS) \
+	  --history-rounds $(BENCH_HISTORY_ROUNDS)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info benchmarks/build benchmarks/*.egg-info
