@@ -51,6 +51,7 @@ import itertools
 import logging
 import sys
 import threading
+import types
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -267,23 +268,74 @@ class _NoTorchForThinc(importlib.abc.MetaPathFinder):
 
 
 _SPACY_IMPORT = threading.Lock()
+# spaCy's ``__init__`` imports ``spacy.cli.info`` for ``spacy.info``, and with it every CLI
+# command (typer, wasabi, weasel, the download code): about 0.15 s of each process that reads a
+# question, for commands car-graph never runs. While spaCy is imported, these two names are
+# placeholders; afterwards they are gone from sys.modules, so ``import spacy.cli`` is the real one.
+_SPACY_CLI = ("spacy.cli", "spacy.cli.info")
+
+
+def _spacy_info(*args: Any, **kwargs: Any) -> Any:
+    """``spacy.info``, importing spaCy's CLI when first called."""
+    from spacy.cli.info import info
+
+    return info(*args, **kwargs)
+
+
+def _spacy_cli_placeholders() -> dict[str, types.ModuleType]:
+    cli, info = types.ModuleType(_SPACY_CLI[0]), types.ModuleType(_SPACY_CLI[1])
+    info.info = _spacy_info  # type: ignore[attr-defined]
+    cli.info = info  # type: ignore[attr-defined]
+    return dict(zip(_SPACY_CLI, (cli, info), strict=True))
 
 
 def import_spacy() -> Any:
     """``spacy``, imported without thinc's optional torch import when torch is not loaded yet
-    (_NoTorchForThinc); every place that needs spaCy at question time should import it here."""
+    (_NoTorchForThinc) and without spaCy's CLI (_SPACY_CLI); every place that needs spaCy at
+    question time should import it here."""
     if "spacy" in sys.modules:
         return sys.modules["spacy"]
     with _SPACY_IMPORT:
+        if "spacy" in sys.modules:
+            return sys.modules["spacy"]
         guard = None if "torch" in sys.modules else _NoTorchForThinc()
         if guard is not None:
             sys.meta_path.insert(0, guard)
+        placeholders = {name: module for name, module in _spacy_cli_placeholders().items()
+                        if name not in sys.modules}
+        sys.modules.update(placeholders)
         try:
             import spacy
         finally:
+            for name, module in placeholders.items():
+                if sys.modules.get(name) is module:
+                    del sys.modules[name]
             if guard is not None:
                 sys.meta_path.remove(guard)
     return spacy
+
+
+_TOKENIZER_LOCK = threading.Lock()
+_english_tokenizer: Any = None
+
+
+def english_tokenizer() -> Any:
+    """spaCy's blank English tokenizer, one per process: the first rules-only EntityExtractor's
+    own when one was built, since building a blank pipeline costs about 0.1 s (its tokenizer
+    exceptions) and car-graph never changes a tokenizer's rules (components act on the Doc)."""
+    global _english_tokenizer
+    with _TOKENIZER_LOCK:
+        if _english_tokenizer is None:
+            _english_tokenizer = import_spacy().blank("en").tokenizer
+        return _english_tokenizer
+
+
+def _share_tokenizer(tokenizer: Any) -> None:
+    """Offer a blank English pipeline's tokenizer to ``english_tokenizer``."""
+    global _english_tokenizer
+    with _TOKENIZER_LOCK:
+        if _english_tokenizer is None:
+            _english_tokenizer = tokenizer
 
 
 def _register_components() -> None:
@@ -351,6 +403,7 @@ class EntityExtractor:
             nlp = spacy.blank("en")
             # spaCy's 1M-character guard protects parser/NER memory; rules alone scale linearly.
             nlp.max_length = max(nlp.max_length, 10_000_000)
+            _share_tokenizer(nlp.tokenizer)
         if registry is None:
             registry = DomainRegistry.installed()
         self.registry = registry

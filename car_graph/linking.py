@@ -43,9 +43,10 @@ import Stemmer
 from rapidfuzz.distance import OSA
 
 from car_graph.domains import DomainRegistry
-from car_graph.extraction import EntityExtractor, stop_words
+from car_graph.extraction import EntityExtractor, english_tokenizer, stop_words
 from car_graph.lexicon import Lexicon, lexicon
 from car_graph.store import GraphStore
+from car_graph.word_frequency import zipf_frequency
 
 # ``words``: what a lower-cased text is made of -- letters and digits of any script ("médicament"
 # is one word), split at everything else and at "_"
@@ -272,9 +273,7 @@ def holds_passage(text: str, passage: Sequence[str]) -> bool:
 
 @functools.cache
 def _tokenizer() -> Any:
-    import spacy
-
-    return spacy.blank("en").tokenizer
+    return english_tokenizer()  # the extractor's blank English one when it was built first
 
 
 _ALNUM = re.compile(r"[^\W_]+")
@@ -362,9 +361,8 @@ def fulltext_query(text: str) -> str:
 
 @functools.cache
 def _zipf(word: str) -> float:
-    from wordfreq import zipf_frequency  # 0.2 s to import: only when a word is weighed
-
-    return zipf_frequency(word, "en")
+    # wordfreq's value; plain words without importing wordfreq (0.25 s per CLI question)
+    return zipf_frequency(word)
 
 
 def is_common_word(word: str, threshold: float) -> bool:

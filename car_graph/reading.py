@@ -24,6 +24,7 @@ from rapidfuzz.distance import OSA
 
 from car_graph.errors import ConfigError
 from car_graph.lexicon import Lexicon
+from car_graph.word_frequency import zipf_frequency
 
 # letters and digits of any script, split at everything else (and at "_"): "médicament" and
 # "東京" are one word each, "zip_next" two
@@ -53,9 +54,7 @@ class AccountingWeights:
         """
         if word.isdigit():
             return self.number_weight
-        from wordfreq import zipf_frequency  # 0.2 s to import: only when a word is weighed
-
-        return max(self.min_weight, self.zipf_ceiling - zipf_frequency(word, "en"))
+        return max(self.min_weight, self.zipf_ceiling - zipf_frequency(word))
 
 
 @functools.cache
