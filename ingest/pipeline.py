@@ -726,7 +726,7 @@ def mark_recorded_cycles(store: GraphStore, ids: list[str] | None) -> None:
     recorded, current or closed) with whether it lies on a cycle there (None: the whole graph).
     A cycle of any recorded state is a cycle of that graph, so a document marked false lets a
     --known-at read void it at once (fragments/recorded_acyclic.cypher) instead of running
-    voided.cypher's search for a way back -- quadratic along a long release line. Walked as
+    voided.cypher's search for a way back -- quadratic along a long chain. Walked as
     mark_cycles walks: only the components of touched documents with a full edge in and out;
     the marks only grow with what is recorded (a purge removing edges leaves a true mark that
     is merely cautious)."""
