@@ -750,8 +750,12 @@ def mark_recorded_cycles(store: GraphStore, ids: list[str] | None) -> None:
     for newer, older in edges:
         graph.setdefault(newer, []).append(older)
     on_cycle = strongly_connected(graph)
+    # only a document with an edge in and an edge out can lie on a cycle, and only those are
+    # marked: a read tells the others from their edges alone (recorded_acyclic.cypher), and a
+    # document that merely supersedes or is superseded is left as it was written
+    inner = set(graph).intersection(older for _, older in edges)
     updates = [{"node": node, "mark": node in on_cycle} for node, mark in marks.items()
-               if mark is not (node in on_cycle)]
+               if node in inner and mark is not (node in on_cycle)]
     if updates:
         store.write("mark_recorded_cycles", rows=updates)
 
